@@ -1,0 +1,29 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Nuke",
+    products: [
+        .library(name: "NukeCore", targets: ["NukeCore"]),
+        .library(name: "NukeTestKit", targets: ["NukeTestKit"]),
+        .executable(name: "nuke", targets: ["NukeCLI"]),
+    ],
+    targets: [
+        .target(name: "NukeCore"),
+        .target(name: "NukeTestKit", dependencies: ["NukeCore"]),
+        .executableTarget(name: "NukeCLI", dependencies: ["NukeCore"]),
+        .testTarget(name: "NukeCoreTests", dependencies: ["NukeCore", "NukeTestKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+// Settings shared by every Swift target.
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(contentsOf: [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+    ])
+    target.swiftSettings = settings
+}

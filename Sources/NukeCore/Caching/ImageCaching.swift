@@ -1,0 +1,29 @@
+/// Stores decoded, processed images in memory. Implemented by ``ImageCache`` and by apps.
+///
+/// Every member is safe to call from any thread.
+public protocol ImageCaching: AnyObject, Sendable {
+    /// The image stored for `key`; setting `nil` removes it.
+    subscript(key: ImageCacheKey) -> ImageContainer? { get set }
+    /// Removes all images.
+    func removeAll()
+}
+
+/// The memory cache key of a request: the image identity, scale, thumbnail and processors.
+///
+/// Two requests with equal keys produce the same image, whatever their priority or cache policy.
+// @unchecked: `processors` holds processors' `hashableIdentifier`s, which are immutable values (strings or
+// `Sendable` processors); the key is never mutated after creation.
+public struct ImageCacheKey: Hashable, @unchecked Sendable {
+    let imageID: String?
+    let scale: Float?
+    let thumbnail: ImageRequest.ThumbnailOptions?
+    let processors: [AnyHashable]
+
+    /// Creates the key of `request`.
+    public init(request: ImageRequest) {
+        self.imageID = request.imageID
+        self.scale = request.scale
+        self.thumbnail = request.thumbnail
+        self.processors = request.processors.map(\.hashableIdentifier)
+    }
+}

@@ -1,0 +1,94 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// Decodes data into an image. Codec plugins implement it (`ImageDecoders.PNG`, …) and register with
+/// ``ImageDecoderRegistry``.
+///
+/// ## Contract
+/// - `decode` runs off the caller's thread, on the pipeline's decoding queue; a decoder instance serves one
+///   image (the pipeline asks the registry for a new one per image), so it may keep state between
+///   progressive previews and the final decode.
+/// - Corrupt, truncated or hostile input throws an error that names the format and the cause; it never
+///   crashes, hangs or allocates without bound.
+public protocol ImageDecoding: Sendable {
+    /// Decodes the complete data.
+    func decode(_ data: Data) throws -> ImageContainer
+
+    /// Decodes a preview from partially downloaded data, or returns `nil` when there is nothing to show yet.
+    /// The default returns `nil`.
+    func decodePartiallyDownloadedData(_ data: Data) -> ImageContainer?
+}
+
+extension ImageDecoding {
+    public func decodePartiallyDownloadedData(_ data: Data) -> ImageContainer? { nil }
+}
+
+/// What a decoder factory may look at to decide whether it handles the data.
+public struct ImageDecodingContext: Sendable, CustomStringConvertible {
+    /// The request being served (its ``ImageRequest/thumbnail`` and scale matter to decoders).
+    public var request: ImageRequest
+    /// The data downloaded so far (all of it when ``isCompleted``).
+    public var data: Data
+    /// `false` while the data is still downloading (progressive decoding).
+    public var isCompleted: Bool
+    /// The loader's response, if any (its `mimeType` helps to recognise formats such as SVG).
+    public var urlResponse: URLResponse?
+    /// The cache the data came from, if any.
+    public var cacheType: ImageResponse.CacheType?
+
+    /// The format sniffed from the first bytes of ``data``.
+    public var type: AssetType? { AssetType(data) }
+
+    /// Creates a context.
+    public init(
+        request: ImageRequest,
+        data: Data,
+        isCompleted: Bool = true,
+        urlResponse: URLResponse? = nil,
+        cacheType: ImageResponse.CacheType? = nil
+    ) {
+        self.request = request
+        self.data = data
+        self.isCompleted = isCompleted
+        self.urlResponse = urlResponse
+        self.cacheType = cacheType
+    }
+
+    public var description: String {
+        "ImageDecodingContext(request: \(request), data: \(data.count) bytes, isCompleted: \(isCompleted))"
+    }
+}
+
+/// Namespace for decoders; codec plugins add theirs (`ImageDecoders.PNG`, …).
+public enum ImageDecoders {}
+
+extension ImageDecoders {
+    /// A decoder that produces an empty image and keeps the original data in ``ImageContainer/data``.
+    ///
+    /// Use it to pass data through the pipeline without decoding, e.g. for formats the app renders itself.
+    public struct Empty: ImageDecoding, Sendable {
+        /// The type recorded in the container; `nil` sniffs it from the data.
+        public let assetType: AssetType?
+        /// Whether to produce previews (also empty) for partial data.
+        public let isProgressive: Bool
+
+        /// Creates the decoder.
+        public init(assetType: AssetType? = nil, isProgressive: Bool = false) {
+            self.assetType = assetType
+            self.isProgressive = isProgressive
+        }
+
+        public func decode(_ data: Data) throws -> ImageContainer {
+            ImageContainer(image: PlatformImage(), type: assetType ?? AssetType(data), data: data)
+        }
+
+        public func decodePartiallyDownloadedData(_ data: Data) -> ImageContainer? {
+            guard isProgressive else { return nil }
+            return ImageContainer(
+                image: PlatformImage(), type: assetType ?? AssetType(data), isPreview: true, data: data)
+        }
+    }
+}

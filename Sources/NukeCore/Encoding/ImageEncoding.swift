@@ -1,0 +1,42 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// Encodes an image into data, e.g. to store processed images in the disk cache or write files.
+///
+/// Encoders run off the caller's thread, on the pipeline's encoding queue.
+public protocol ImageEncoding: Sendable {
+    /// Returns the encoded image, or `nil` if it can't be encoded.
+    func encode(_ image: PlatformImage) -> Data?
+
+    /// Returns the encoded container; the default encodes the image.
+    func encode(_ container: ImageContainer, context: ImageEncodingContext) -> Data?
+}
+
+extension ImageEncoding {
+    public func encode(_ container: ImageContainer, context: ImageEncodingContext) -> Data? {
+        encode(container.image)
+    }
+}
+
+/// What an encoder may want to know.
+public struct ImageEncodingContext: Sendable {
+    /// The request whose image is encoded.
+    public var request: ImageRequest
+    /// The image.
+    public var image: PlatformImage
+    /// The response the image came from.
+    public var urlResponse: URLResponse?
+
+    /// Creates a context.
+    public init(request: ImageRequest, image: PlatformImage, urlResponse: URLResponse? = nil) {
+        self.request = request
+        self.image = image
+        self.urlResponse = urlResponse
+    }
+}
+
+/// Namespace for encoders; plugins add theirs (`ImageEncoders.PNG`, …).
+public enum ImageEncoders {}

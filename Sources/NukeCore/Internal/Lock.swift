@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A pthread mutex. ThreadSanitizer understands it, unlike `Synchronization.Mutex` on Linux.
+final class Lock: @unchecked Sendable {
+    // @unchecked: the mutex is only touched through pthread calls, which are thread-safe.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+
+    @inline(__always)
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}
+
+/// A value protected by a `Lock`, in the spirit of NIO's `NIOLockedValueBox`.
+///
+/// Take what you need inside `withLock` and call out (user closures, continuations) after it returns.
+final class LockedValueBox<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only read or written while `lock` is held.
+    private let lock = Lock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    @inline(__always)
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        try lock.withLock { try body(&value) }
+    }
+
+    /// A copy of the current value.
+    var snapshot: Value { withLock { $0 } }
+}

@@ -1,0 +1,67 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// Loads the bytes of an image. Implemented by loader plugins (`CurlDataLoader`, `DataLoader`) and by apps.
+///
+/// ## Contract
+/// - `loadData` returns immediately; the work happens elsewhere.
+/// - `didReceiveData` is called for each chunk as it arrives, in order, never concurrently, with the
+///   response (status, headers, `expectedContentLength`).
+/// - `completion` is called exactly once: `nil` on success, else the error. A non-2xx HTTP status is an
+///   error. No callback follows `completion`.
+/// - After ``Cancellable/cancel()`` the loader stops promptly; it may call `completion` once more (with a
+///   cancellation error) or not at all, and calls nothing else.
+///
+/// `NukeTestKit`'s `DataLoadingConformance` checks a loader against this contract.
+public protocol DataLoading: Sendable {
+    /// Starts loading the data for `request`; see the protocol's contract.
+    func loadData(
+        with request: URLRequest,
+        didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) -> any Cancellable
+}
+
+/// Work that can be cancelled.
+public protocol Cancellable: Sendable {
+    /// Cancels the work. Safe to call from any thread, more than once, and after the work finished.
+    func cancel()
+}
+
+/// The default ``ImagePipeline/Configuration/dataLoader``: the core ships no network stack, so it fails every
+/// request with ``MissingDataLoaderError``, which explains which plugin to add.
+///
+/// `file:` and `data:` URLs never reach a data loader: the pipeline reads them itself.
+public struct MissingDataLoader: DataLoading {
+    /// Creates the loader.
+    public init() {}
+
+    public func loadData(
+        with request: URLRequest,
+        didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) -> any Cancellable {
+        completion(MissingDataLoaderError(url: request.url))
+        return NoopCancellable()
+    }
+}
+
+/// The error of ``MissingDataLoader``: no loader plugin is configured for the URL's scheme.
+public struct MissingDataLoaderError: Error, Sendable, CustomStringConvertible {
+    /// The URL that could not be loaded.
+    public let url: URL?
+
+    public var description: String {
+        let scheme = url?.scheme.map { "\($0):" } ?? "this"
+        return "No data loader is configured for \(scheme) URL '\(url?.absoluteString ?? "nil")'. "
+            + "NukeCore reads file: and data: URLs itself; for http(s) add a loader plugin, for example "
+            + "`ImagePipeline { $0.dataLoader = CurlDataLoader() }` from the LoaderCurl product."
+    }
+}
+
+struct NoopCancellable: Cancellable {
+    func cancel() {}
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A running `data(for:)` request: the bytes of an image without decoding.
+final class DataTask: Sendable {
+    typealias Output = (Data, URLResponse?)
+
+    let request: ImageRequest
+    private let state = LockedValueBox<State>(State())
+
+    private struct State {
+        var result: Result<Output, ImagePipeline.Error>?
+        var waiter: CheckedContinuation<Output, any Error>?
+        var onFinish: (@Sendable (Result<Output, ImagePipeline.Error>) -> Void)?
+    }
+
+    init(request: ImageRequest, onFinish: (@Sendable (Result<Output, ImagePipeline.Error>) -> Void)? = nil) {
+        self.request = request
+        state.withLock { $0.onFinish = onFinish }
+    }
+
+    var isFinished: Bool { state.withLock { $0.result != nil } }
+
+    /// Waits for the result (one waiter).
+    func wait() async throws -> Output {
+        try await withCheckedThrowingContinuation { continuation in
+            let result = state.withLock { state in
+                if state.result == nil { state.waiter = continuation }
+                return state.result
+            }
+            if let result { continuation.resume(with: result.mapError { $0 }) }
+        }
+    }
+
+    /// Finishes the task; returns `false` if it had already finished.
+    @discardableResult
+    func finish(with result: Result<Output, ImagePipeline.Error>) -> Bool {
+        let taken = state.withLock {
+            state -> (
+                CheckedContinuation<Output, any Error>?, (@Sendable (Result<Output, ImagePipeline.Error>) -> Void)?
+            )? in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer {
+                state.waiter = nil
+                state.onFinish = nil
+            }
+            return (state.waiter, state.onFinish)
+        }
+        guard let (waiter, onFinish) = taken else { return false }
+        waiter?.resume(with: result.mapError { $0 })
+        onFinish?(result)
+        return true
+    }
+}

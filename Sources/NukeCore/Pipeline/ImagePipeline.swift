@@ -1,0 +1,195 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// Loads, decodes, processes and caches images, sharing work between equivalent requests.
+///
+/// ```swift
+/// let pipeline = ImagePipeline { $0.dataLoader = CurlDataLoader() }
+/// let image = try await pipeline.image(for: URL(string: "https://example.com/image.jpeg")!)
+/// ```
+///
+/// Work is a graph of shared tasks: requests that need the same bytes share one download, requests that need
+/// the same decoded image share one decode, and processor chains share their common prefix. Every method is
+/// safe to call from any thread.
+public final class ImagePipeline: Sendable {
+    /// The configuration the pipeline was created with.
+    public let configuration: ImagePipeline.Configuration
+
+    let core: PipelineCore
+    private let isInvalidated = LockedValueBox(false)
+
+    /// The pipeline used by default. Apps set it up once at start-up (the `Nuke` product does it in one call).
+    public static var shared: ImagePipeline {
+        get { sharedPipeline.withLock { $0 } }
+        set { sharedPipeline.withLock { $0 = newValue } }
+    }
+
+    private static let sharedPipeline = LockedValueBox(ImagePipeline())
+
+    /// Creates a pipeline.
+    public init(configuration: ImagePipeline.Configuration = .init()) {
+        self.configuration = configuration
+        self.core = PipelineCore(configuration: configuration)
+    }
+
+    /// Creates a pipeline from a configuration that `configure` adjusts.
+    ///
+    /// ```swift
+    /// let pipeline = ImagePipeline { $0.isTaskCoalescingEnabled = false }
+    /// ```
+    public convenience init(_ configure: (inout ImagePipeline.Configuration) -> Void) {
+        var configuration = ImagePipeline.Configuration()
+        configure(&configuration)
+        self.init(configuration: configuration)
+    }
+
+    /// The caches of the pipeline (memory cache lookups by request).
+    public var cache: ImagePipeline.Cache { ImagePipeline.Cache(pipeline: self) }
+
+    // MARK: Async API
+
+    /// Loads the image for `request`. Cancelling the calling Swift task cancels the load.
+    public func image(for request: ImageRequest) async throws -> PlatformImage {
+        try await imageTask(with: request).image
+    }
+
+    /// Loads the image at `url`. Cancelling the calling Swift task cancels the load.
+    public func image(for url: URL) async throws -> PlatformImage {
+        try await image(for: ImageRequest(url: url))
+    }
+
+    /// Starts loading the image for `request` and returns the task, which is already running.
+    public func imageTask(with request: ImageRequest) -> ImageTask {
+        makeImageTask(request, onEvent: nil)
+    }
+
+    /// Starts loading the image at `url` and returns the task, which is already running.
+    public func imageTask(with url: URL) -> ImageTask {
+        imageTask(with: ImageRequest(url: url))
+    }
+
+    /// Loads the original bytes for `request` (no decoding, no processing) and the loader's response.
+    /// Cancelling the calling Swift task cancels the load.
+    public func data(for request: ImageRequest) async throws -> (Data, URLResponse?) {
+        let task = DataTask(request: request)
+        start(task)
+        return try await withTaskCancellationHandler {
+            try await task.wait()
+        } onCancel: {
+            self.cancel(task)
+        }
+    }
+
+    /// Loads the original bytes at `url` and the loader's response.
+    public func data(for url: URL) async throws -> (Data, URLResponse?) {
+        try await data(for: ImageRequest(url: url))
+    }
+
+    // MARK: Closure API
+
+    /// Loads the image for `request` and calls `completion` exactly once, on
+    /// ``Configuration/callbackQueue`` — also when the task is cancelled (with
+    /// ``ImagePipeline/Error/cancelled``).
+    ///
+    /// - Parameter progress: Called on the callback queue as data arrives, never after `completion`.
+    @discardableResult
+    public func loadImage(
+        with request: ImageRequest,
+        progress: (@Sendable (_ completed: Int64, _ total: Int64) -> Void)? = nil,
+        completion: @escaping @Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void
+    ) -> ImageTask {
+        let queue = configuration.callbackQueue
+        let isCompleted = LockedValueBox(false)
+        return makeImageTask(request) { event in
+            switch event {
+            case let .progress(value):
+                guard let progress else { return }
+                queue.async {
+                    guard !isCompleted.snapshot else { return }
+                    progress(value.completed, value.total)
+                }
+            case .preview:
+                break
+            case let .finished(result):
+                queue.async {
+                    isCompleted.withLock { $0 = true }
+                    completion(result)
+                }
+            }
+        }
+    }
+
+    /// Loads the image at `url` and calls `completion` exactly once on ``Configuration/callbackQueue``.
+    @discardableResult
+    public func loadImage(
+        with url: URL,
+        completion: @escaping @Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void
+    ) -> ImageTask {
+        loadImage(with: ImageRequest(url: url), completion: completion)
+    }
+
+    /// Loads the original bytes for `request` and calls `completion` exactly once on
+    /// ``Configuration/callbackQueue``. Returns a handle that cancels the load.
+    @discardableResult
+    public func loadData(
+        with request: ImageRequest,
+        completion: @escaping @Sendable (Result<(data: Data, response: URLResponse?), ImagePipeline.Error>) -> Void
+    ) -> any Cancellable {
+        let queue = configuration.callbackQueue
+        let task = DataTask(request: request) { result in
+            queue.async { completion(result.map { (data: $0.0, response: $0.1) }) }
+        }
+        start(task)
+        return DataTaskCancellable(pipeline: self, task: task)
+    }
+
+    // MARK: Invalidation
+
+    /// Cancels every outstanding task; from now on every request fails with
+    /// ``ImagePipeline/Error/pipelineInvalidated``. Idempotent.
+    public func invalidate() {
+        isInvalidated.withLock { $0 = true }
+        core.mailbox.post { [core] in core.invalidate() }
+    }
+
+    // MARK: Internals
+
+    private func makeImageTask(_ request: ImageRequest, onEvent: (@Sendable (ImageTask.Event) -> Void)?) -> ImageTask {
+        let task = ImageTask(request: request, core: core, onEvent: onEvent)
+        if isInvalidated.snapshot {
+            task.finish(with: .failure(.pipelineInvalidated))
+        } else {
+            core.mailbox.post { [core] in core.start(task) }
+        }
+        return task
+    }
+
+    private func start(_ task: DataTask) {
+        if isInvalidated.snapshot {
+            task.finish(with: .failure(.pipelineInvalidated))
+        } else {
+            core.mailbox.post { [core] in core.start(task) }
+        }
+    }
+
+    fileprivate func cancel(_ task: DataTask) {
+        if task.finish(with: .failure(.cancelled)) {
+            core.mailbox.post { [core] in core.cancel(task) }
+        }
+    }
+
+    /// Waits until every message posted to the pipeline so far has been handled (for tests).
+    func flush() async {
+        await core.mailbox.barrier()
+    }
+}
+
+private struct DataTaskCancellable: Cancellable {
+    let pipeline: ImagePipeline
+    let task: DataTask
+
+    func cancel() { pipeline.cancel(task) }
+}

@@ -1,0 +1,190 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// What to load and how: the image's source, the processors to apply, the priority and options.
+///
+/// A request is a value. Two requests load the same bytes when their sources match (URL or
+/// ``imageID``, cache policy, method, headers and body); they share a decode when the scale and
+/// ``thumbnail`` also match; and they share the whole result when the processors and options match too.
+///
+/// ```swift
+/// var request = ImageRequest(url: URL(string: "https://example.com/photo.jpg"), priority: .high)
+/// request.thumbnail = ImageRequest.ThumbnailOptions(maxPixelSize: 400)
+/// ```
+public struct ImageRequest: Sendable, CustomStringConvertible {
+    /// Where the data comes from.
+    enum Resource: Sendable {
+        case url(URL?)
+        case urlRequest(URLRequest)
+        case closure(id: String, data: @Sendable () async throws -> Data)
+    }
+
+    var resource: Resource
+
+    /// The processors applied to the decoded image, in order.
+    public var processors: [any ImageProcessing]
+
+    /// The priority; the pipeline keeps shared work at the highest priority of the requests waiting for it.
+    /// To change the priority of a running task, set ``ImageTask/priority``.
+    public var priority: Priority
+
+    /// Options that change how caches are used.
+    public var options: Options
+
+    /// Decode directly at a reduced size where the codec can (see ``ThumbnailOptions``).
+    public var thumbnail: ThumbnailOptions?
+
+    /// Extra values; ``UserInfoKey/imageIdKey`` and ``UserInfoKey/scaleKey`` are understood by the pipeline.
+    public var userInfo: [UserInfoKey: any Sendable]
+
+    /// Creates a request that loads the image at `url`.
+    ///
+    /// A `nil` URL fails with ``ImagePipeline/Error/imageRequestMissing``.
+    public init(
+        url: URL?,
+        processors: [any ImageProcessing] = [],
+        priority: Priority = .normal,
+        options: Options = [],
+        userInfo: [UserInfoKey: any Sendable]? = nil
+    ) {
+        self.resource = .url(url)
+        self.processors = processors
+        self.priority = priority
+        self.options = options
+        self.userInfo = userInfo ?? [:]
+    }
+
+    /// Creates a request from a `URLRequest`; its method, headers, body, cache policy and timeout are
+    /// passed to the data loader.
+    public init(
+        urlRequest: URLRequest,
+        processors: [any ImageProcessing] = [],
+        priority: Priority = .normal,
+        options: Options = [],
+        userInfo: [UserInfoKey: any Sendable]? = nil
+    ) {
+        self.resource = .urlRequest(urlRequest)
+        self.processors = processors
+        self.priority = priority
+        self.options = options
+        self.userInfo = userInfo ?? [:]
+    }
+
+    /// Creates a request whose data comes from a closure, for images stored somewhere a data loader can't
+    /// reach (a database, an archive, an API that needs a client of its own).
+    ///
+    /// - Parameters:
+    ///   - id: Identifies the data: requests with the same `id` share the load, and caches use it as the key.
+    ///   - data: Called at most once per load, off the caller's thread; cancelling the load cancels the
+    ///     Swift task that runs it.
+    public init(
+        id: String,
+        data: @escaping @Sendable () async throws -> Data,
+        processors: [any ImageProcessing] = [],
+        priority: Priority = .normal,
+        options: Options = [],
+        userInfo: [UserInfoKey: any Sendable]? = nil
+    ) {
+        self.resource = .closure(id: id, data: data)
+        self.processors = processors
+        self.priority = priority
+        self.options = options
+        self.userInfo = userInfo ?? [:]
+    }
+
+    /// The URL request the data loader receives, or `nil` for a closure source or a `nil` URL.
+    public var urlRequest: URLRequest? {
+        switch resource {
+        case let .url(url): url.map { URLRequest(url: $0) }
+        case let .urlRequest(request): request
+        case .closure: nil
+        }
+    }
+
+    /// The image URL, if the request has one.
+    public var url: URL? {
+        switch resource {
+        case let .url(url): url
+        case let .urlRequest(request): request.url
+        case .closure: nil
+        }
+    }
+
+    /// The identity of the image used in cache keys: the ``UserInfoKey/imageIdKey`` override if set,
+    /// else the closure source's `id`, else the absolute URL string.
+    ///
+    /// Override it to let URLs that differ only in, say, a signed query string share cached images.
+    public var imageID: String? {
+        if let id = userInfo[.imageIdKey] as? String { return id }
+        switch resource {
+        case let .url(url): return url?.absoluteString
+        case let .urlRequest(request): return request.url?.absoluteString
+        case let .closure(id, _): return id
+        }
+    }
+
+    /// The scale of the decoded image (``UserInfoKey/scaleKey``), `nil` meaning 1.
+    public var scale: Float? {
+        get { (userInfo[.scaleKey] as? Float) ?? (userInfo[.scaleKey] as? Double).map(Float.init) }
+        set { userInfo[.scaleKey] = newValue }
+    }
+
+    public var description: String {
+        var parts = ["ImageRequest(\(imageID ?? "nil")"]
+        if !processors.isEmpty { parts.append("processors: \(processors.map(\.identifier))") }
+        if priority != .normal { parts.append("priority: \(priority)") }
+        if let thumbnail { parts.append("thumbnail: \(thumbnail)") }
+        return parts.joined(separator: ", ") + ")"
+    }
+
+    /// The same request without its last processor: the dependency of a processed request.
+    var withoutLastProcessor: ImageRequest {
+        var copy = self
+        copy.processors.removeLast()
+        return copy
+    }
+}
+
+extension ImageRequest: ExpressibleByStringLiteral {
+    /// Creates a request from a URL string; an invalid string yields a request that fails with
+    /// ``ImagePipeline/Error/imageRequestMissing``.
+    public init(stringLiteral value: String) {
+        self.init(url: URL(string: value))
+    }
+}
+
+extension ImageRequest {
+    /// A key for ``ImageRequest/userInfo``.
+    public struct UserInfoKey: Hashable, ExpressibleByStringLiteral, Sendable {
+        /// The key's name.
+        public let rawValue: String
+
+        /// Creates a key from its name.
+        public init(_ rawValue: String) { self.rawValue = rawValue }
+
+        public init(stringLiteral value: String) { self.rawValue = value }
+
+        /// Overrides the image identity used in cache keys (a `String`). See ``ImageRequest/imageID``.
+        public static let imageIdKey: UserInfoKey = "github.com/kean/nuke/imageId"
+
+        /// The scale of the decoded image (a `Float`). Defaults to 1.
+        public static let scaleKey: UserInfoKey = "github.com/kean/nuke/scale"
+    }
+
+    /// Options that change how the request uses the caches.
+    public struct Options: OptionSet, Hashable, Sendable {
+        public let rawValue: UInt16
+
+        public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+        /// Don't read images from the memory cache.
+        public static let disableMemoryCacheReads = Options(rawValue: 1 << 0)
+        /// Don't store loaded images in the memory cache.
+        public static let disableMemoryCacheWrites = Options(rawValue: 1 << 1)
+        /// Neither read from nor write to the memory cache.
+        public static let disableMemoryCache: Options = [.disableMemoryCacheReads, .disableMemoryCacheWrites]
+    }
+}

@@ -1,0 +1,44 @@
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#else
+    public import Foundation
+#endif
+
+/// The result of loading an image: the image, the request that produced it and where it came from.
+public struct ImageResponse: Sendable {
+    /// The image and its metadata.
+    public var container: ImageContainer
+    /// The request that produced the response.
+    public var request: ImageRequest
+    /// The response of the data loader, if the data was loaded (`nil` for cache hits).
+    public var urlResponse: URLResponse?
+    /// The cache the image came from, or `nil` when it was loaded.
+    public var cacheType: CacheType?
+
+    /// The image.
+    public var image: PlatformImage { container.image }
+
+    /// `true` when the response carries a preview of a partially downloaded image.
+    public var isPreview: Bool { container.isPreview }
+
+    /// Creates a response.
+    public init(
+        container: ImageContainer,
+        request: ImageRequest,
+        urlResponse: URLResponse? = nil,
+        cacheType: CacheType? = nil
+    ) {
+        self.container = container
+        self.request = request
+        self.urlResponse = urlResponse
+        self.cacheType = cacheType
+    }
+
+    /// Where a cached response came from.
+    public enum CacheType: Sendable, Hashable {
+        /// The memory cache (decoded, processed image).
+        case memory
+        /// The disk cache (data that was decoded again).
+        case disk
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Requests with equal data keys load the same bytes: the image identity plus every field of the URL
+/// request that can change the response.
+struct DataKey: Hashable {
+    let imageID: String?
+    let cachePolicy: UInt?
+    let method: String?
+    let headers: [String: String]?
+    let body: Data?
+
+    init(_ request: ImageRequest) {
+        imageID = request.imageID
+        if case let .urlRequest(urlRequest) = request.resource {
+            cachePolicy = urlRequest.cachePolicy.rawValue
+            method = urlRequest.httpMethod.flatMap { $0.uppercased() == "GET" ? nil : $0 }
+            headers = urlRequest.allHTTPHeaderFields.flatMap { $0.isEmpty ? nil : $0 }
+            body = urlRequest.httpBody
+        } else {
+            cachePolicy = nil
+            method = nil
+            headers = nil
+            body = nil
+        }
+    }
+}
+
+/// Requests with equal image keys share a decode: same bytes, same scale, same thumbnail.
+struct ImageKey: Hashable {
+    let data: DataKey
+    let scale: Float?
+    let thumbnail: ImageRequest.ThumbnailOptions?
+
+    init(_ request: ImageRequest) {
+        data = DataKey(request)
+        scale = request.scale
+        thumbnail = request.thumbnail
+    }
+}
+
+/// Requests with equal load keys share the whole result: same decode, options and processors.
+struct LoadKey: Hashable {
+    let image: ImageKey
+    let options: ImageRequest.Options
+    let processors: [AnyHashable]
+
+    init(_ request: ImageRequest) {
+        image = ImageKey(request)
+        options = request.options
+        processors = request.processors.map(\.hashableIdentifier)
+    }
+}
+
+/// Shares tasks between equivalent requests: one live task per key.
+@ImagePipelineActor
+final class TaskPool<Key: Hashable, Task: PoolableTask> {
+    private let isCoalescingEnabled: Bool
+    private var tasks: [Key: Task] = [:]
+
+    nonisolated init(isCoalescingEnabled: Bool) {
+        self.isCoalescingEnabled = isCoalescingEnabled
+    }
+
+    /// The number of live shared tasks.
+    var count: Int { tasks.count }
+
+    /// Returns the live task for `key`, or makes one that leaves the pool when it is disposed.
+    func task(for key: @autoclosure () -> Key, make: () -> Task) -> Task {
+        guard isCoalescingEnabled else {
+            return make()
+        }
+        let key = key()
+        if let task = tasks[key] {
+            return task
+        }
+        let task = make()
+        tasks[key] = task
+        task.onDisposed = { [weak self, unowned task] in
+            guard let self, self.tasks[key] === task else { return }
+            self.tasks[key] = nil
+        }
+        return task
+    }
+}
+
+/// A task a ``TaskPool`` can hold.
+@ImagePipelineActor
+protocol PoolableTask: AnyObject {
+    var onDisposed: (() -> Void)? { get set }
+}
+
+extension PipelineTask: PoolableTask {}

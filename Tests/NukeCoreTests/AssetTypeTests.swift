@@ -1,0 +1,431 @@
+import Foundation
+import Testing
+
+@testable import NukeCore
+
+@Suite struct AssetTypeTests {
+    // MARK: - Identity
+
+    @Test func predefinedRawValuesMatchNuke() {
+        let expected: [(AssetType, String)] = [
+            (.png, "public.png"), (.jpeg, "public.jpeg"), (.gif, "com.compuserve.gif"),
+            (.webp, "org.webmproject.webp"), (.svg, "public.svg-image"), (.avif, "public.avif"),
+            (.heic, "public.heic"), (.heif, "public.heif"), (.bmp, "com.microsoft.bmp"),
+            (.ico, "com.microsoft.ico"), (.tiff, "public.tiff"), (.mp4, "public.mpeg-4"),
+        ]
+        for (type, rawValue) in expected {
+            #expect(type.rawValue == rawValue)
+            #expect(type.description == rawValue)
+            #expect(AssetType(rawValue: rawValue) == type)
+        }
+        #expect(Set(AssetType.knownTypes).count == AssetType.knownTypes.count)
+    }
+
+    @Test func customTypesFromStringLiterals() {
+        let custom: AssetType = "public.jpeg-xl"
+        #expect(custom.rawValue == "public.jpeg-xl")
+        #expect(custom == AssetType(rawValue: "public.jpeg-xl"))
+        #expect(custom != .jpeg)
+        #expect(custom.mimeType == nil)
+        #expect("\(custom)" == "public.jpeg-xl")
+    }
+
+    // MARK: - Magic Numbers
+
+    @Test func png() {
+        #expect(AssetType(Data(Fixtures.png)) == .png)
+        #expect(AssetType(Data(Fixtures.png + [0x00, 0x00, 0x00, 0x0D] + Bytes.ascii("IHDR"))) == .png)
+    }
+
+    @Test func jpeg() {
+        #expect(AssetType(Data(Fixtures.jpeg)) == .jpeg)
+        #expect(AssetType(Data([0xFF, 0xD8, 0xFF, 0xDB])) == .jpeg)
+    }
+
+    @Test func gif() {
+        #expect(AssetType(Data(Bytes.ascii("GIF87a") + [0x01, 0x00, 0x01, 0x00])) == .gif)
+        #expect(AssetType(Data(Fixtures.gif)) == .gif)
+        #expect(AssetType(Data(Bytes.ascii("GIF88a"))) == nil)
+    }
+
+    @Test func webp() {
+        #expect(AssetType(Data(Fixtures.webp)) == .webp)
+        #expect(AssetType(Data(Bytes.ascii("RIFF") + Bytes.le32(36) + Bytes.ascii("WAVEfmt "))) == nil)
+    }
+
+    @Test func tiff() {
+        #expect(AssetType(Data(Fixtures.tiffLittleEndian)) == .tiff)
+        #expect(AssetType(Data(Fixtures.tiffBigEndian)) == .tiff)
+        #expect(AssetType(Data([0x49, 0x49, 0x00, 0x2A])) == nil)
+    }
+
+    @Test func ico() {
+        #expect(AssetType(Data(Fixtures.ico)) == .ico)
+        #expect(AssetType(Data([0x00, 0x00, 0x01, 0x00, 0x01, 0x00])) == .ico)
+        // Zero images.
+        #expect(AssetType(Data([0x00, 0x00, 0x01, 0x00, 0x00, 0x00] + [UInt8](repeating: 0, count: 16))) == nil)
+        // A cursor (type 2) is not an icon.
+        #expect(AssetType(Data([0x00, 0x00, 0x02, 0x00, 0x01, 0x00] + [UInt8](repeating: 0, count: 16))) == nil)
+    }
+
+    @Test(arguments: [12, 40, 52, 56, 64, 108, 124] as [UInt32])
+    func bmp(dibHeaderSize: UInt32) {
+        #expect(AssetType(Data(Fixtures.bmp(dibHeaderSize: dibHeaderSize))) == .bmp)
+    }
+
+    @Test func bmpRejectsTextAndImplausibleHeaders() {
+        #expect(AssetType(Data(Bytes.ascii("BMW is a car manufacturer headquartered in Munich."))) == nil)
+        #expect(AssetType(Data(Bytes.ascii("BM"))) == nil)
+        #expect(AssetType(Data(Fixtures.bmp(dibHeaderSize: 41))) == nil)
+        #expect(AssetType(Data(Fixtures.bmp(dibHeaderSize: 0))) == nil)
+        // A valid header truncated below 26 bytes.
+        #expect(AssetType(Data(Fixtures.bmp(dibHeaderSize: 40).prefix(25))) == nil)
+    }
+
+    // MARK: - ISO Base Media File Format
+
+    @Test func isoBaseMediaMajorBrands() {
+        #expect(AssetType(Data(Bytes.ftyp(major: "avif", compatible: ["mif1", "miaf", "MA1B"]))) == .avif)
+        #expect(AssetType(Data(Bytes.ftyp(major: "avis", compatible: ["msf1", "iso8"]))) == .avif)
+        #expect(AssetType(Data(Bytes.ftyp(major: "heic", compatible: ["mif1", "heic"]))) == .heic)
+        #expect(AssetType(Data(Bytes.ftyp(major: "heix", compatible: []))) == .heic)
+        #expect(AssetType(Data(Bytes.ftyp(major: "hevc", compatible: ["msf1"]))) == .heic)
+        #expect(AssetType(Data(Bytes.ftyp(major: "mif1", compatible: ["miaf"]))) == .heif)
+        #expect(AssetType(Data(Bytes.ftyp(major: "msf1", compatible: []))) == .heif)
+        #expect(AssetType(Data(Bytes.ftyp(major: "isom", compatible: ["iso2", "avc1", "mp41"]))) == .mp4)
+        #expect(AssetType(Data(Bytes.ftyp(major: "mp42", compatible: ["isom"]))) == .mp4)
+        #expect(AssetType(Data(Bytes.ftyp(major: "qt  ", compatible: ["qt  "]))) == nil)
+        #expect(AssetType(Data(Bytes.ftyp(major: "crx ", compatible: []))) == nil)
+    }
+
+    @Test func isoBaseMediaCompatibleBrandsRefineGenericMajorBrand() {
+        #expect(AssetType(Data(Bytes.ftyp(major: "mif1", compatible: ["avif"]))) == .avif)
+        #expect(AssetType(Data(Bytes.ftyp(major: "mif1", compatible: ["miaf", "heic"]))) == .heic)
+        #expect(AssetType(Data(Bytes.ftyp(major: "msf1", compatible: ["iso8", "hevc"]))) == .heic)
+        #expect(AssetType(Data(Bytes.ftyp(major: "mif1", compatible: ["heic", "avif"]))) == .avif)
+        #expect(AssetType(Data(Bytes.ftyp(major: "iso8", compatible: ["mif1"]))) == .heif)
+        #expect(AssetType(Data(Bytes.ftyp(major: "mp42", compatible: ["isom", "avif"]))) == .avif)
+        #expect(AssetType(Data(Bytes.ftyp(major: "qt  ", compatible: ["isom"]))) == .mp4)
+        // A specific major brand wins over compatible brands.
+        #expect(AssetType(Data(Bytes.ftyp(major: "heic", compatible: ["avif"]))) == .heic)
+    }
+
+    @Test func isoBaseMediaBrandsAreBoundedByTheBox() {
+        // The "avif" brand follows the `ftyp` box (it is the start of the next box), so it does not count.
+        let box = Bytes.ftyp(major: "mif1", compatible: [])
+        #expect(AssetType(Data(box + Bytes.ascii("avif") + Bytes.le32(0))) == .heif)
+        // Size 0: the box extends to the end of the data.
+        var toEnd = Bytes.ftyp(major: "mif1", compatible: ["avif"])
+        toEnd.replaceSubrange(0..<4, with: Bytes.be32(0))
+        #expect(AssetType(Data(toEnd)) == .avif)
+        // Size 1: a 64-bit size follows the box type and shifts the payload.
+        let large =
+            Bytes.be32(1) + Bytes.ascii("ftyp") + Bytes.be64(32) + Bytes.ascii("mif1") + Bytes.be32(0)
+            + Bytes.ascii("miaf") + Bytes.ascii("heic")
+        #expect(AssetType(Data(large)) == .heic)
+        // A box that is too small to hold the major brand and the minor version.
+        #expect(AssetType(Data(Bytes.be32(12) + Bytes.ascii("ftypavif") + Bytes.be32(0))) == nil)
+        // Truncated data with a larger declared size still yields the brands that are present.
+        #expect(AssetType(Data(Bytes.ftyp(major: "mif1", compatible: ["avif"]).prefix(12))) == .heif)
+        #expect(AssetType(Data(Bytes.ftyp(major: "mif1", compatible: ["avif"]).prefix(19))) == .heif)
+        #expect(AssetType(Data(Bytes.ftyp(major: "avif", compatible: []).prefix(11))) == nil)
+    }
+
+    @Test func isoBaseMediaWithManyCompatibleBrandsIsBounded() {
+        let filler = [String](repeating: "miaf", count: 500)
+        #expect(AssetType(Data(Bytes.ftyp(major: "mif1", compatible: filler + ["avif"]))) == .heif)
+        #expect(AssetType(Data(Bytes.ftyp(major: "mif1", compatible: ["avif"] + filler))) == .avif)
+    }
+
+    // MARK: - SVG
+
+    @Test(arguments: [
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"></svg>",
+        "<svg>",
+        "<svg/>",
+        "<svg\n  viewBox=\"0 0 1 1\"/>",
+        "<svg\tversion=\"1.1\">",
+        "  \r\n\t<svg>",
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><svg>",
+        "<!-- <html> --><svg>",
+        "<!doctype svg><svg>",
+        "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
+            + "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n<svg version=\"1.1\">",
+        "<?xml-stylesheet href=\"a.css\"?><svg>",
+    ])
+    func svg(text: String) {
+        #expect(AssetType(Data(text.utf8)) == .svg)
+    }
+
+    @Test func svgWithBOMPrologCommentsAndDoctype() {
+        let text = """
+            <?xml version="1.0" encoding="utf-8" standalone="no"?>
+            <!-- Generator: Adobe Illustrator 24.0.0, SVG Export Plug-In -->
+            <!-- Another comment with <svg> inside and -- dashes -->
+            <!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd" [
+                <!ENTITY ns_svg "http://www.w3.org/2000/svg">
+                <!ENTITY quoted "a > b ] c">
+            ]>
+            <!-- after the doctype -->
+            <svg version="1.1" xmlns="&ns_svg;" width="24" height="24"/>
+            """
+        #expect(AssetType(Data([0xEF, 0xBB, 0xBF] + Bytes.ascii(text))) == .svg)
+        #expect(AssetType(Data(Bytes.ascii(text))) == .svg)
+    }
+
+    @Test(arguments: [
+        "<svgfoo>",
+        "<svg",
+        "<svg:svg xmlns:svg=\"http://www.w3.org/2000/svg\">",
+        "<SVG>",
+        "svg",
+        "<!DOCTYPE html><html><body><svg></svg></body></html>",
+        "<html><svg></svg></html>",
+        "<!DOCTYPE html>\n<svg>",
+        "<!DOCTYPE svgfoo><svg>",
+        "<!DOCTYPEsvg><svg>",
+        "<!DOCTYPE svg",
+        "<!DOCTYPE svg [ <!ENTITY a \"b\"> <svg>",
+        "<!-- unterminated comment <svg>",
+        "<?xml version=\"1.0\" <svg>",
+        "Hello <svg>",
+        "<p><svg>",
+        "{\"svg\": \"<svg>\"}",
+    ])
+    func notSVG(text: String) {
+        #expect(AssetType(Data(text.utf8)) == nil)
+    }
+
+    @Test func svgMustStartWithinTheFirst4KB() {
+        let limit = 4096
+        let tag = Bytes.ascii("<svg>")
+        // `<svg>` ends exactly at the limit.
+        #expect(AssetType(Data(Bytes.ascii(String(repeating: " ", count: limit - tag.count)) + tag)) == .svg)
+        // The delimiter after `<svg` lies beyond the limit.
+        #expect(AssetType(Data(Bytes.ascii(String(repeating: " ", count: limit - tag.count + 1)) + tag)) == nil)
+        // Only junk (whitespace, a long comment) before the tag within the first 4 KB.
+        #expect(AssetType(Data(Bytes.ascii(String(repeating: "\n", count: limit)) + tag)) == nil)
+        let comment = "<!--" + String(repeating: "x", count: limit) + "-->"
+        #expect(AssetType(Data(Bytes.ascii(comment) + tag)) == nil)
+        let junk = String(repeating: "junk ", count: 1000)
+        #expect(AssetType(Data(Bytes.ascii(junk + "<svg>"))) == nil)
+    }
+
+    @Test func hugeInputsAreCheap() {
+        let whitespace = Data(repeating: 0x20, count: 8 * 1024 * 1024)
+        #expect(AssetType(whitespace + Data("<svg>".utf8)) == nil)
+        #expect(AssetType(Data(Fixtures.png) + whitespace) == .png)
+    }
+
+    // MARK: - Robustness
+
+    @Test func emptyAndTinyInputs() {
+        #expect(AssetType(Data()) == nil)
+        for byte in UInt8.min...UInt8.max {
+            #expect(AssetType(Data([byte])) == nil)
+        }
+    }
+
+    @Test func truncatedHeadersAreRejected() {
+        let headers: [(bytes: [UInt8], minimumLength: Int)] = [
+            (Fixtures.png, 8), (Fixtures.jpeg, 3), (Fixtures.gif, 6), (Fixtures.webp, 12),
+            (Fixtures.tiffLittleEndian, 4), (Fixtures.tiffBigEndian, 4), (Fixtures.ico, 6),
+            (Fixtures.bmp(dibHeaderSize: 40), 26), (Bytes.ftyp(major: "avif", compatible: ["mif1"]), 12),
+            (Bytes.ascii("<svg>"), 5),
+        ]
+        for (bytes, minimumLength) in headers {
+            #expect(AssetType(Data(bytes.prefix(minimumLength))) != nil)
+            for length in 0..<minimumLength {
+                #expect(AssetType(Data(bytes.prefix(length))) == nil, "\(bytes.prefix(length))")
+            }
+        }
+    }
+
+    @Test func dataSlicesWithNonZeroStartIndex() {
+        let junk: [UInt8] = [0x00, 0x13, 0x37, 0x42, 0x42]
+        let cases: [([UInt8], AssetType)] = [
+            (Fixtures.png, .png), (Fixtures.jpeg, .jpeg), (Fixtures.gif, .gif), (Fixtures.webp, .webp),
+            (Fixtures.tiffBigEndian, .tiff), (Fixtures.ico, .ico), (Fixtures.bmp(dibHeaderSize: 124), .bmp),
+            (Bytes.ftyp(major: "mif1", compatible: ["avif"]), .avif),
+            (Bytes.ftyp(major: "mif1", compatible: ["heic"]), .heic),
+            (Bytes.ascii("<?xml version=\"1.0\"?>\n<svg/>"), .svg),
+        ]
+        for (bytes, type) in cases {
+            let data = Data(junk + bytes + junk)
+            let slice = data[junk.count..<(junk.count + bytes.count)]
+            #expect(slice.startIndex == junk.count)
+            #expect(AssetType(slice) == type)
+            #expect(AssetType(data.dropFirst(junk.count)) == type)
+        }
+    }
+
+    @Test func slicesAreNotReadPastTheirEnd() {
+        // The bytes following the slice would complete the signatures; they must not be considered.
+        let png = Data([0x00, 0x00] + Fixtures.png)
+        #expect(AssetType(png[2..<6]) == nil)
+        let svg = Data(Bytes.ascii("  <svg>"))
+        #expect(AssetType(svg[2..<6]) == nil)
+        let bmp = Data([0x00] + Fixtures.bmp(dibHeaderSize: 40))
+        #expect(AssetType(bmp[1..<26]) == nil)
+        #expect(AssetType(bmp[1..<27]) == .bmp)
+        let box = Data([0xAA] + Bytes.ftyp(major: "mif1", compatible: ["miaf", "avif"]))
+        #expect(AssetType(box[1..<21]) == .heif)
+        #expect(AssetType(box[1..<25]) == .avif)
+    }
+
+    @Test func fuzzRandomBytesNeverCrash() {
+        var generator = SplitMix64(seed: 0x5EED_0F_A55E7)
+        for _ in 0..<10_000 {
+            let length = Int.random(in: 0...64, using: &generator)
+            let bytes = (0..<length).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            let type = AssetType(Data(bytes))
+            // A slice with a non-zero start index must yield the same answer.
+            #expect(AssetType(Data([0xFF] + bytes).dropFirst()) == type)
+        }
+    }
+
+    @Test func fuzzMutatedHeadersNeverCrash() {
+        var generator = SplitMix64(seed: 42)
+        let seeds: [[UInt8]] = [
+            Fixtures.png, Fixtures.jpeg, Fixtures.gif, Fixtures.webp, Fixtures.tiffLittleEndian, Fixtures.ico,
+            Fixtures.bmp(dibHeaderSize: 40), Bytes.ftyp(major: "mif1", compatible: ["miaf", "avif", "heic"]),
+            Bytes.be32(1) + Bytes.ascii("ftyp") + Bytes.be64(40) + Bytes.ascii("mif1") + Bytes.be32(0)
+                + Bytes.ascii("avif"),
+            Bytes.ascii("\u{FEFF}<?xml version=\"1.0\"?><!-- c --><!DOCTYPE svg [ <!ENTITY a \"]>\"> ]><svg>"),
+        ]
+        for _ in 0..<10_000 {
+            var bytes = seeds.randomElement(using: &generator)!
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                let index = Int.random(in: 0..<bytes.count, using: &generator)
+                bytes[index] = UInt8.random(in: .min ... .max, using: &generator)
+            }
+            bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &generator)))
+            let type = AssetType(Data(bytes))
+            #expect(AssetType(Data([0x00, 0x01] + bytes).dropFirst(2)) == type)
+        }
+    }
+
+    // MARK: - MIME Types
+
+    @Test func mimeTypes() {
+        let expected: [AssetType: String] = [
+            .png: "image/png", .jpeg: "image/jpeg", .gif: "image/gif", .webp: "image/webp",
+            .svg: "image/svg+xml", .avif: "image/avif", .heic: "image/heic", .heif: "image/heif",
+            .bmp: "image/bmp", .ico: "image/vnd.microsoft.icon", .tiff: "image/tiff", .mp4: "video/mp4",
+        ]
+        #expect(expected.count == AssetType.knownTypes.count)
+        for type in AssetType.knownTypes {
+            #expect(type.mimeType == expected[type])
+        }
+    }
+
+    @Test func mimeTypeRoundTrips() throws {
+        for type in AssetType.knownTypes {
+            let mimeType = try #require(type.mimeType)
+            #expect(AssetType(mimeType: mimeType) == type)
+            #expect(AssetType(mimeType: mimeType.uppercased()) == type)
+            #expect(AssetType(mimeType: " \(mimeType) ; q=0.9") == type)
+        }
+    }
+
+    @Test(arguments: [
+        ("image/svg+xml; charset=utf-8", AssetType.svg),
+        ("IMAGE/SVG+XML;CHARSET=UTF-8", .svg),
+        ("Image/Png", .png),
+        ("  image/jpeg  ", .jpeg),
+        ("\timage/gif", .gif),
+        ("image/webp;", .webp),
+        ("image/jpg", .jpeg),
+        ("image/pjpeg", .jpeg),
+        ("image/x-png", .png),
+        ("image/x-icon", .ico),
+        ("image/vnd.microsoft.icon", .ico),
+        ("image/ico", .ico),
+        ("image/x-ms-bmp", .bmp),
+        ("image/x-bmp", .bmp),
+        ("image/x-tiff", .tiff),
+        ("image/heic-sequence", .heic),
+        ("image/heif-sequence", .heif),
+        ("video/mp4; codecs=\"avc1.42E01E\"", .mp4),
+    ])
+    func parsesMIMEType(mimeType: String, type: AssetType) {
+        #expect(AssetType(mimeType: mimeType) == type)
+    }
+
+    @Test(arguments: [
+        "", " ", ";", "; image/png", "image", "image/", "text/html", "text/plain; charset=utf-8",
+        "application/octet-stream", "image/png2", "image/ png", "image/svg", "png", "public.png",
+    ])
+    func rejectsUnknownMIMEType(mimeType: String) {
+        #expect(AssetType(mimeType: mimeType) == nil)
+    }
+}
+
+// MARK: - Helpers
+
+extension AssetTypeTests {
+    /// Byte-building helpers, namespaced so that they cannot collide with other test files.
+    fileprivate enum Bytes {
+        static func ascii(_ string: String) -> [UInt8] {
+            Array(string.utf8)
+        }
+
+        static func le16(_ value: UInt16) -> [UInt8] {
+            withUnsafeBytes(of: value.littleEndian, Array.init)
+        }
+
+        static func le32(_ value: UInt32) -> [UInt8] {
+            withUnsafeBytes(of: value.littleEndian, Array.init)
+        }
+
+        static func be32(_ value: UInt32) -> [UInt8] {
+            withUnsafeBytes(of: value.bigEndian, Array.init)
+        }
+
+        static func be64(_ value: UInt64) -> [UInt8] {
+            withUnsafeBytes(of: value.bigEndian, Array.init)
+        }
+
+        /// An ISO base media `ftyp` box with the given brands, sized to fit exactly.
+        static func ftyp(major: String, compatible: [String]) -> [UInt8] {
+            let payload = ascii(major) + be32(0) + compatible.flatMap(ascii)
+            return be32(UInt32(8 + payload.count)) + ascii("ftyp") + payload
+        }
+    }
+
+    fileprivate enum Fixtures {
+        static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Bytes.ascii("JFIF") + [0x00]
+        static let gif: [UInt8] = Bytes.ascii("GIF89a") + Bytes.le16(1) + Bytes.le16(1) + [0x80, 0x00, 0x00]
+        static let webp: [UInt8] = Bytes.ascii("RIFF") + Bytes.le32(26) + Bytes.ascii("WEBPVP8L") + Bytes.le32(14)
+        static let tiffLittleEndian: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + Bytes.le32(8)
+        static let tiffBigEndian: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A] + Bytes.be32(8)
+        /// An ICONDIR with one 16x16 ICONDIRENTRY.
+        static let ico: [UInt8] =
+            [0x00, 0x00, 0x01, 0x00] + Bytes.le16(1) + [16, 16, 0, 0] + Bytes.le16(1) + Bytes.le16(32)
+            + Bytes.le32(1128) + Bytes.le32(22)
+
+        /// A BITMAPFILEHEADER followed by the first 12 bytes of a DIB header of the given size.
+        static func bmp(dibHeaderSize: UInt32) -> [UInt8] {
+            let fileHeader = Bytes.ascii("BM") + Bytes.le32(70) + Bytes.le32(0) + Bytes.le32(14 + dibHeaderSize)
+            return fileHeader + Bytes.le32(dibHeaderSize) + Bytes.le32(1) + Bytes.le32(1)
+        }
+    }
+
+    /// A deterministic generator so that fuzzing failures are reproducible.
+    fileprivate struct SplitMix64: RandomNumberGenerator {
+        var state: UInt64
+
+        init(seed: UInt64) {
+            state = seed
+        }
+
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}

@@ -13,6 +13,7 @@ let package = Package(
         .target(name: "NukeTestKit", dependencies: ["NukeCore"]),
         .executableTarget(name: "NukeCLI", dependencies: ["NukeCore"]),
         .testTarget(name: "NukeCoreTests", dependencies: ["NukeCore", "NukeTestKit"]),
+        .testTarget(name: "NukeTestKitTests", dependencies: ["NukeTestKit", "NukeCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

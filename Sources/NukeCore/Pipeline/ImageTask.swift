@@ -204,12 +204,12 @@ public final class ImageTask: Hashable, Sendable, CustomStringConvertible {
             return (state.waiters, Array(state.streams.values))
         }
         guard let (waiters, streams) = taken else { return false }
+        onEvent?(.finished(result))  // First, so a completion handler is scheduled before awaiting code resumes.
         for waiter in waiters { waiter.resume(with: result.mapError { $0 }) }
         for stream in streams {
             stream.yield(.finished(result))
             stream.finish()
         }
-        onEvent?(.finished(result))
         return true
     }
 

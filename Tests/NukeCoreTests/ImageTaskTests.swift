@@ -43,7 +43,8 @@ import Testing
         // Given an image in the memory cache
         let fixture = PipelineFixture()
         let request = ImageRequest(url: Fixtures.url("a"))
-        fixture.pipeline.cache[request] = ImageContainer(image: Fixtures.solidImage(width: 2, height: 2, color: .init(r: 1, g: 2, b: 3)))
+        fixture.pipeline.cache[request] = ImageContainer(
+            image: Fixtures.solidImage(width: 2, height: 2, color: .init(r: 1, g: 2, b: 3)))
 
         // When
         let task = fixture.pipeline.imageTask(with: request)
@@ -128,7 +129,9 @@ import Testing
                 log.mutate { $0.append("progress \(completed)/\(total) \(DispatchQueue.getSpecific(key: key) ?? 0)") }
             },
             completion: { result in
-                log.mutate { $0.append("completion \((try? result.get()) != nil) \(DispatchQueue.getSpecific(key: key) ?? 0)") }
+                log.mutate {
+                    $0.append("completion \((try? result.get()) != nil) \(DispatchQueue.getSpecific(key: key) ?? 0)")
+                }
                 gate.open()
             })
         await gate.wait()

@@ -151,7 +151,9 @@ import Testing
         let request = ImageRequest(url: Fixtures.url("a"))
         fixture.pipeline.cache.storeCachedImage(container(1), for: request)
         #expect(fixture.pipeline.cache.containsCachedImage(for: request))
-        #expect(!fixture.pipeline.cache.containsCachedImage(for: ImageRequest(url: Fixtures.url("a"), options: [.disableMemoryCacheReads])))
+        #expect(
+            !fixture.pipeline.cache.containsCachedImage(
+                for: ImageRequest(url: Fixtures.url("a"), options: [.disableMemoryCacheReads])))
         fixture.pipeline.cache[request] = nil
         #expect(!fixture.pipeline.cache.containsCachedImage(for: request))
         var preview = container(1)

@@ -28,7 +28,8 @@ import Testing
 
     @Test func stridedDataIsRepacked() throws {
         // 1×2 image with 8-byte rows: the padding is dropped
-        let image = try PlatformImage(width: 1, height: 2, bytesPerRow: 8, rgba: [1, 2, 3, 255, 9, 9, 9, 9, 4, 5, 6, 255])
+        let image = try PlatformImage(
+            width: 1, height: 2, bytesPerRow: 8, rgba: [1, 2, 3, 255, 9, 9, 9, 9, 4, 5, 6, 255])
         #expect(image.bytesPerRow == 4)
         #expect(image.bytes == [1, 2, 3, 255, 4, 5, 6, 255])
         #expect(image.pixel(x: 0, y: 1) == .init(r: 4, g: 5, b: 6, a: 255))
@@ -36,7 +37,8 @@ import Testing
     }
 
     @Test func straightAlphaIsPremultipliedAndBack() throws {
-        let image = try PlatformImage(width: 2, height: 1, rgba: [200, 100, 50, 128, 10, 20, 30, 0], isPremultiplied: false)
+        let image = try PlatformImage(
+            width: 2, height: 1, rgba: [200, 100, 50, 128, 10, 20, 30, 0], isPremultiplied: false)
         #expect(image.pixel(x: 0, y: 0) == .init(r: 100, g: 50, b: 25, a: 128))
         #expect(image.pixel(x: 1, y: 0) == .init(r: 0, g: 0, b: 0, a: 0))
         let straight = image.unpremultipliedRGBA()

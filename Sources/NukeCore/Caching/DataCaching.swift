@@ -8,8 +8,6 @@ public import Foundation
 ///   `containsData(for:)` sees it.
 /// - `cachedData(for:)` never returns data stored under another key, and never returns partially written or
 ///   corrupted data: a damaged entry is a miss.
-///
-/// `NukeTestKit`'s `DataCachingConformance` checks a cache against this contract.
 public protocol DataCaching: Sendable {
     /// The data stored for `key`, or `nil`.
     func cachedData(for key: String) -> Data?

@@ -14,8 +14,6 @@ public import Foundation
 ///   error. No callback follows `completion`.
 /// - After ``Cancellable/cancel()`` the loader stops promptly; it may call `completion` once more (with a
 ///   cancellation error) or not at all, and calls nothing else.
-///
-/// `NukeTestKit`'s `DataLoadingConformance` checks a loader against this contract.
 public protocol DataLoading: Sendable {
     /// Starts loading the data for `request`; see the protocol's contract.
     func loadData(

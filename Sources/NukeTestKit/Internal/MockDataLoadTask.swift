@@ -84,7 +84,13 @@ final class MockDataLoadTask: Cancellable {
         if !fields.keys.contains(where: { $0.lowercased() == "content-length" }) {
             fields["Content-Length"] = String(contentLength)
         }
-        let response = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: fields)
-        return response ?? URLResponse(url: url, mimeType: nil, expectedContentLength: contentLength, textEncodingName: nil)
+        let response = HTTPURLResponse(
+            url: url,
+            statusCode: statusCode,
+            httpVersion: "HTTP/1.1",
+            headerFields: fields
+        )
+        return response
+            ?? URLResponse(url: url, mimeType: nil, expectedContentLength: contentLength, textEncodingName: nil)
     }
 }

@@ -2,17 +2,17 @@
 /// decoding, processing, encoding).
 ///
 /// Pending work starts in priority order, first in, first out within a priority, whenever a slot is free and
-/// the queue isn't suspended. Work owns its slot until it calls ``Operation/finish()`` or until the operation
-/// is cancelled.
+/// the queue isn't suspended. Work holds its slot until it calls ``Operation/finish()`` or its operation is
+/// cancelled.
 ///
 /// All members are thread-safe. Work is invoked outside the queue's lock, synchronously, on the thread that
-/// made it startable: the thread that called ``add(priority:_:)``, ``Operation/finish()``,
-/// ``Operation/cancel()``, ``cancelAll()``, or that resumed the queue or raised its limit. Work should
-/// therefore return quickly and do the real work asynchronously. Only one thread at a time starts work, so
-/// work that calls `finish()` (or adds more work) synchronously doesn't recurse: the next operation starts
-/// once the current work returns.
+/// made it startable: the one that called ``add(priority:_:)``, ``Operation/finish()``, ``Operation/cancel()``
+/// or ``cancelAll()``, resumed the queue, or raised its limit. Work should therefore return quickly and do the
+/// real work asynchronously. Only one thread at a time starts work (if another thread is already starting
+/// work, that thread starts the new work too, after its current work returns), so work that finishes or adds
+/// work synchronously doesn't recurse.
 ///
-/// The queue doesn't retain finished or cancelled operations, and operations only keep a weak reference to
+/// The queue doesn't retain finished or cancelled operations, and operations keep only a weak reference to
 /// their queue. When the queue is deallocated, its pending operations are cancelled.
 public final class TaskQueue: @unchecked Sendable {
     // @unchecked: every `var` below, and every `var` of this queue's operations, is only read or written while
@@ -33,11 +33,10 @@ public final class TaskQueue: @unchecked Sendable {
 
     deinit {
         // Pending operations can never start now; cancel them so their state says so.
-        lock.withLock {
-            for bucket in buckets {
-                for entry in bucket.liveEntries { _ = entry.operation.markCancelledLocked() }
-            }
+        let leftovers = lock.withLock {
+            buckets.flatMap(\.liveEntries).map { $0.operation.markCancelledLocked() }
         }
+        _ = leftovers  // Released here, outside the lock.
     }
 
     /// The maximum number of operations that run at a time (at least 1).
@@ -71,10 +70,10 @@ public final class TaskQueue: @unchecked Sendable {
 
     /// Queues `work` with the given priority and returns its operation.
     ///
-    /// If a slot is free and the queue isn't suspended, `work` runs before this method returns (unless another
-    /// thread is starting work at the moment, in which case that thread runs it). `work` runs at most once, and
-    /// never if the operation is cancelled first. It receives the operation and must call
-    /// ``Operation/finish()`` on it when done (from any thread).
+    /// If a slot is free and the queue isn't suspended, `work` starts at once: on this thread before this method
+    /// returns, unless another thread is starting work, which then starts it. `work` runs at most once, and never
+    /// if the operation is cancelled first. It receives the operation, should return quickly, and must call
+    /// ``Operation/finish()`` on the operation when done, from any thread.
     @discardableResult
     public func add(
         priority: ImageRequest.Priority = .normal,
@@ -89,21 +88,18 @@ public final class TaskQueue: @unchecked Sendable {
         return operation
     }
 
-    /// Cancels every pending and running operation, as ``Operation/cancel()`` does for each.
+    /// Cancels every pending and running operation, as ``Operation/cancel()`` does.
     ///
     /// Pending work never runs. The cancel handlers of running operations run on the calling thread.
     public func cancelAll() {
-        let handlers = lock.withLock {
-            for index in buckets.indices {
-                for entry in buckets[index].liveEntries { _ = entry.operation.markCancelledLocked() }
-                buckets[index] = Bucket()
-            }
+        let leftovers = lock.withLock {
+            let operations = buckets.flatMap(\.liveEntries).map(\.operation) + running.values
+            buckets = buckets.map { _ in Bucket() }
             pending = 0
-            let handlers = running.values.flatMap { $0.markCancelledLocked() }
-            running.removeAll()
-            return handlers
+            running = [:]
+            return operations.map { $0.markCancelledLocked() }
         }
-        for handler in handlers { handler() }
+        for leftover in leftovers { leftover.callHandlers() }
         drain()
     }
 
@@ -114,16 +110,19 @@ public final class TaskQueue: @unchecked Sendable {
 
     /// Starts pending operations while slots are free.
     ///
-    /// A trampoline: only one thread drains at a time. Other threads that free a slot or add work while it
-    /// drains return at once and leave the work to it. Whether to start another operation, or else to stop
-    /// draining, is decided under a single lock acquisition, so no freed slot is missed.
+    /// A trampoline: only one thread drains at a time. Threads that free a slot or add work while another one
+    /// drains return at once and leave the work to it. Whether to start another operation or else stop draining
+    /// is decided under a single lock acquisition, so no freed slot is missed.
     fileprivate func drain() {
         lock.lock()
         guard !isDraining else { return lock.unlock() }
         isDraining = true
-        while let next = startNextLocked() {
-            lock.unlock()
-            next.work(next.operation)
+        while true {
+            do {
+                guard let next = startNextLocked() else { break }
+                lock.unlock()
+                next.work(next.operation)
+            }  // `next` (and the work closure) is released here, before locking: its deinits may use the queue.
             lock.lock()
         }
         isDraining = false
@@ -153,27 +152,26 @@ public final class TaskQueue: @unchecked Sendable {
         running[ObjectIdentifier(operation)] = nil
     }
 
-    /// Called after the priority of a pending `operation` changed: moves it to the end of its new bucket.
+    /// Called after the priority of a pending `operation` changed: moves it to the end of its new line.
     fileprivate func requeueLocked(_ operation: Operation, from oldPriority: ImageRequest.Priority) {
         operation.generation &+= 1
-        buckets[operation.priorityValue.rawValue].append(
-            Entry(operation: operation, generation: operation.generation))
+        let entry = Entry(operation: operation, generation: operation.generation)
+        buckets[operation.priorityValue.rawValue].append(entry)
         buckets[oldPriority.rawValue].markStale()
     }
-
 }
 
 extension TaskQueue {
     /// A unit of work in a ``TaskQueue``.
     ///
-    /// All members are thread-safe. The operation keeps a weak reference to its queue; once the queue is gone,
-    /// `finish()`, `cancel()`, and `priority` only update the operation itself.
+    /// All members are thread-safe. The operation keeps only a weak reference to its queue; once the queue is
+    /// gone, `finish()`, `cancel()`, and `priority` only update the operation itself.
     public final class Operation: @unchecked Sendable {
-        // @unchecked: every `var` below is only read or written while `lock` (the queue's lock) is held.
-        // `queue` is only written in `init`.
+        // @unchecked: every `var` below is only read or written while `lock`, the queue's lock, is held, except
+        // `queue`, which is only written in `init`.
 
-        /// The lifecycle of an operation: `pending` → `running` → `finished`, or `cancelled` from `pending` or
-        /// `running`.
+        /// The lifecycle of an operation: `pending`, then `running`, then `finished`; or `cancelled`, from
+        /// `pending` or `running`.
         public enum State: Sendable, Equatable {
             case pending, running, finished, cancelled
         }
@@ -202,80 +200,83 @@ extension TaskQueue {
         /// The current state.
         public var state: State { lock.withLock { stateValue } }
 
-        /// Whether the operation was cancelled (while pending or running).
+        /// Whether the operation was cancelled, while pending or running.
         public var isCancelled: Bool { state == .cancelled }
 
         /// The priority of the operation.
         ///
-        /// Changing it while the operation is pending moves it to the end of its new priority's line. Once the
-        /// operation has started, the new value is recorded but has no effect. Setting the current value does
-        /// nothing.
+        /// Changing it while the operation is pending moves the operation to the end of its new priority's line.
+        /// Once the operation has started, the new value is stored but has no effect. Setting the current value
+        /// does nothing.
         public var priority: ImageRequest.Priority {
             get { lock.withLock { priorityValue } }
             set {
-                let queue = self.queue
-                lock.withLock {
-                    guard newValue != priorityValue else { return }
-                    let oldValue = priorityValue
-                    priorityValue = newValue
-                    if stateValue == .pending { queue?.requeueLocked(self, from: oldValue) }
+                withQueue { queue in
+                    lock.withLock {
+                        guard newValue != priorityValue else { return }
+                        let oldValue = priorityValue
+                        priorityValue = newValue
+                        if stateValue == .pending { queue?.requeueLocked(self, from: oldValue) }
+                    }
                 }
             }
         }
 
-        /// Marks a running operation as finished and frees its slot, which may start pending work on the
+        /// Marks the running operation as finished and frees its slot, which may start pending work on the
         /// calling thread.
         ///
         /// The work calls this when done, from any thread. Idempotent; does nothing unless the operation is
-        /// running (for example, after it was cancelled).
+        /// running (for example, once it has been cancelled).
         public func finish() {
-            let queue = self.queue
-            let didFinish = lock.withLock {
-                guard stateValue == .running else { return false }
-                stateValue = .finished
-                cancelHandlers = []
-                queue?.didStopRunningLocked(self)
-                return true
+            withQueue { queue in
+                let droppedHandlers: [@Sendable () -> Void]? = lock.withLock {
+                    guard stateValue == .running else { return nil }
+                    stateValue = .finished
+                    queue?.didStopRunningLocked(self)
+                    let handlers = cancelHandlers
+                    cancelHandlers = []
+                    return handlers
+                }
+                guard droppedHandlers != nil else { return }  // Released after the lock is unlocked.
+                queue?.drain()
             }
-            if didFinish { queue?.drain() }
         }
 
         /// Cancels the operation.
         ///
-        /// A pending operation is removed from the queue and its work never runs. A running operation becomes
-        /// `cancelled` and its slot is freed at once (which may start pending work on the calling thread); its
-        /// cancel handlers run on the calling thread first. Stopping the actual work is up to the owner, for
-        /// example in an ``onCancel(_:)`` handler; a later `finish()` does nothing. Idempotent; does nothing
-        /// once the operation has finished.
+        /// A pending operation leaves the queue and its work never runs. A running operation becomes
+        /// `cancelled` and its slot is freed at once, which may start pending work on the calling thread after
+        /// its cancel handlers run there. Stopping the actual work is up to the owner, for example in an
+        /// ``onCancel(_:)`` handler; a later `finish()` does nothing. Idempotent; does nothing once the
+        /// operation has finished.
         public func cancel() {
-            let queue = self.queue
-            let result: (wasRunning: Bool, handlers: [@Sendable () -> Void])? = lock.withLock {
-                let wasRunning: Bool
-                switch stateValue {
-                case .pending: wasRunning = false
-                case .running: wasRunning = true
-                case .finished, .cancelled: return nil
+            withQueue { queue in
+                let leftovers: Leftovers? = lock.withLock {
+                    switch stateValue {
+                    case .pending:
+                        let leftovers = markCancelledLocked()
+                        queue?.didCancelPendingLocked(self)
+                        return leftovers
+                    case .running:
+                        queue?.didStopRunningLocked(self)
+                        return markCancelledLocked()
+                    case .finished, .cancelled:
+                        return nil
+                    }
                 }
-                let handlers = markCancelledLocked()
-                if wasRunning {
-                    queue?.didStopRunningLocked(self)
-                } else {
-                    queue?.didCancelPendingLocked(self)
-                }
-                return (wasRunning, handlers)
+                guard let leftovers else { return }
+                leftovers.callHandlers()
+                if leftovers.wasRunning { queue?.drain() }
             }
-            guard let result else { return }
-            for handler in result.handlers { handler() }
-            if result.wasRunning { queue?.drain() }
         }
 
-        /// Registers a handler that runs, outside any lock, when ``cancel()`` (or ``TaskQueue/cancelAll()``)
-        /// cancels the operation while it is running. Use it to stop the actual work.
+        /// Registers a handler that runs when ``cancel()`` or ``TaskQueue/cancelAll()`` cancels the operation
+        /// while it is running, on the cancelling thread, outside any lock. Use it to stop the actual work.
         ///
-        /// If the operation was already cancelled while running, the handler runs at once on the calling thread.
-        /// The handler never runs if the operation finishes or is cancelled before it starts.
+        /// If the operation has already been cancelled while running, the handler runs at once on the calling
+        /// thread. It never runs if the operation finishes, or is cancelled before it starts.
         public func onCancel(_ handler: @escaping @Sendable () -> Void) {
-            let runNow = lock.withLock {
+            let runsNow = lock.withLock {
                 switch stateValue {
                 case .pending, .running:
                     cancelHandlers.append(handler)
@@ -286,12 +287,19 @@ extension TaskQueue {
                     return false
                 }
             }
-            if runNow { handler() }
+            if runsNow { handler() }
         }
 
         // MARK: Internals (the `Locked` methods must be called with `lock` held)
 
-        /// Moves a pending operation to running and hands out its work.
+        /// Calls `body` with the queue, keeping it alive until `body` returns: its deinit takes the lock, so the
+        /// last reference must not go away while the lock is held.
+        private func withQueue(_ body: (TaskQueue?) -> Void) {
+            let queue = self.queue
+            withExtendedLifetime(queue) { body(queue) }
+        }
+
+        /// Moves the pending operation to running and hands out its work.
         fileprivate func startLocked() -> @Sendable (Operation) -> Void {
             guard let work else { preconditionFailure("The operation has already started") }
             self.work = nil
@@ -300,13 +308,28 @@ extension TaskQueue {
             return work
         }
 
-        /// Moves a pending or running operation to cancelled and returns the cancel handlers to call.
-        fileprivate func markCancelledLocked() -> [@Sendable () -> Void] {
+        /// Moves the pending or running operation to cancelled and takes out its closures, to be called or
+        /// released once the lock is unlocked (their deinits may use the queue).
+        fileprivate func markCancelledLocked() -> Leftovers {
+            let leftovers = Leftovers(work: work, cancelHandlers: cancelHandlers, wasRunning: stateValue == .running)
             stateValue = .cancelled
             work = nil
-            defer { cancelHandlers = [] }
-            return didStart ? cancelHandlers : []
+            cancelHandlers = []
+            return leftovers
         }
+    }
+}
+
+/// The closures of a cancelled operation, taken out under the lock.
+private struct Leftovers {
+    let work: (@Sendable (TaskQueue.Operation) -> Void)?
+    let cancelHandlers: [@Sendable () -> Void]
+    let wasRunning: Bool
+
+    /// Calls the cancel handlers if the operation was running. Call it outside the lock.
+    func callHandlers() {
+        guard wasRunning else { return }
+        for handler in cancelHandlers { handler() }
     }
 }
 
@@ -315,19 +338,20 @@ private struct Entry {
     let operation: TaskQueue.Operation
     let generation: Int
 
-    /// Whether the entry still stands for a pending operation. Requires the queue's lock.
+    /// Whether the entry still stands for a pending operation. Requires the lock.
     var isLive: Bool { operation.stateValue == .pending && operation.generation == generation }
 }
 
-/// The FIFO line of one priority, with lazy deletion: stale entries are skipped when popped and compacted away
-/// once they make up most of the line, so memory stays bounded however often priorities change.
+/// The first-in, first-out line of one priority, with lazy deletion: stale entries are skipped when popped,
+/// and compacted away once they make up most of the line, so memory stays bounded however often operations
+/// are cancelled or change priority. A line without live entries holds nothing. Requires the lock.
 private struct Bucket {
     private var entries: [Entry] = []
     private var head = 0
     private var staleCount = 0
 
-    var liveEntries: [Entry] { entries[head...].filter(\.isLive) }
     var count: Int { entries.count - head }
+    var liveEntries: [Entry] { entries[head...].filter(\.isLive) }
 
     mutating func append(_ entry: Entry) { entries.append(entry) }
 
@@ -343,28 +367,24 @@ private struct Bucket {
         }
     }
 
-    /// Removes entries from the front until a live one, and returns its operation.
+    /// Removes entries from the front up to the first live one, and returns its operation.
     mutating func popLive() -> TaskQueue.Operation? {
         while head < entries.count {
             let entry = entries[head]
             head += 1
-            if entry.isLive {
-                trimIfNeeded()
-                return entry.operation
+            guard entry.isLive else {
+                staleCount -= 1
+                continue
             }
-            staleCount -= 1
+            if staleCount == count {
+                self = Bucket()
+            } else if head >= 64, head * 2 >= entries.count {
+                entries.removeFirst(head)
+                head = 0
+            }
+            return entry.operation
         }
         self = Bucket()
         return nil
-    }
-
-    /// Drops popped entries, and stale ones if nothing live is left, so an idle bucket holds nothing.
-    private mutating func trimIfNeeded() {
-        if staleCount == count {
-            self = Bucket()
-        } else if head >= 64, head * 2 >= entries.count {
-            entries.removeFirst(head)
-            head = 0
-        }
     }
 }

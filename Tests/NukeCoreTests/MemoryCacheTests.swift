@@ -99,28 +99,30 @@ import Testing
         #expect(ImageCacheKey(request: signed1) == ImageCacheKey(request: signed2))
     }
 
-    @Test func pipelineStoresAndHitsEveryProcessorLevel() async throws {
-        // Given a processed image was loaded once
+    @Test func onlyRequestedImagesAreStoredButEveryLevelIsConsulted() async throws {
+        // Given [p1] loaded by a request of its own
         let fixture = PipelineFixture()
         let url = Fixtures.url("a")
-        let request = ImageRequest(url: url, processors: [fixture.processor("p1"), fixture.processor("p2")])
-        _ = try await fixture.pipeline.image(for: request)
+        _ = try await fixture.pipeline.image(for: ImageRequest(url: url, processors: [fixture.processor("p1")]))
 
-        // Then the final image and every intermediate level are cached
-        #expect(fixture.pipeline.cache[request] != nil)
+        // Then it is in the memory cache, but the unprocessed original (an intermediate level) is not
         #expect(fixture.pipeline.cache[ImageRequest(url: url, processors: [fixture.processor("p1")])] != nil)
-        #expect(fixture.pipeline.cache[ImageRequest(url: url)] != nil)
+        #expect(fixture.pipeline.cache[ImageRequest(url: url)] == nil)
 
-        // When a request shares a cached prefix, only the new processor runs and nothing loads
-        let extended = ImageRequest(url: url, processors: [fixture.processor("p1"), fixture.processor("p3")])
+        // When a longer chain with that prefix is requested
+        let extended = ImageRequest(url: url, processors: [fixture.processor("p1"), fixture.processor("p2")])
         let response = try await fixture.pipeline.imageTask(with: extended).response
+
+        // Then the cached [p1] is used: only p2 runs, nothing loads, and the result isn't a memory hit
         #expect(response.cacheType == nil)
-        #expect(response.container.userInfo[MockImageProcessor.processorIDsKey] as? [String] == ["p1", "p3"])
+        #expect(response.container.userInfo[MockImageProcessor.processorIDsKey] as? [String] == ["p1", "p2"])
         #expect(fixture.processed.count("p1") == 1)
+        #expect(fixture.processed.count("p2") == 1)
         #expect(fixture.loader.createdTaskCount == 1)
 
         // And the same request again is a memory hit
-        #expect(try await fixture.pipeline.imageTask(with: request).response.cacheType == .memory)
+        #expect(try await fixture.pipeline.imageTask(with: extended).response.cacheType == .memory)
+        #expect(fixture.processed.count("p2") == 1)
     }
 
     @Test func requestOptionsDisableReadsAndWrites() async throws {

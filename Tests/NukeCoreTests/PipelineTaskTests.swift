@@ -228,3 +228,10 @@ private final class EventLog {
         #expect(dependency.isDisposed)
     }
 }
+
+extension PipelineTask {
+    /// Subscribes on behalf of a public task with an empty request.
+    fileprivate func subscribe(priority: ImageRequest.Priority, _ handler: @escaping Handler) -> TaskSubscription? {
+        subscribe(priority: priority, owner: .request(ImageRequest(url: nil)), handler)
+    }
+}

@@ -1,61 +1,142 @@
+public import Foundation
+
 extension ImagePipeline {
-    /// The pipeline's caches, addressed by request: the same keys the pipeline uses.
+    /// The pipeline's caches, addressed by request, with the same keys and per-request choices the pipeline
+    /// uses (including the delegate's).
     ///
     /// ```swift
-    /// pipeline.cache[request] = container      // store
-    /// let cached = pipeline.cache[request]     // read
+    /// pipeline.cache[request] = container      // store in memory
+    /// let cached = pipeline.cache[request]     // read from memory
+    /// let data = pipeline.cache.cachedData(for: request)  // read from disk
     /// ```
-    /// Every member is safe to call from any thread. Reads honour ``ImageRequest/Options/disableMemoryCacheReads``
-    /// and writes ``ImageRequest/Options/disableMemoryCacheWrites``.
+    /// Every member is safe to call from any thread. Reads honour the request's `disable…Reads` and
+    /// `reloadIgnoringCachedData` options and writes its `disable…Writes` options.
     public struct Cache: Sendable {
         let pipeline: ImagePipeline
 
-        private var imageCache: (any ImageCaching)? { pipeline.configuration.imageCache }
+        private var core: PipelineCore { pipeline.core }
 
-        /// The cached image for `request`; setting `nil` removes it.
+        /// Which caches an operation applies to.
+        public struct Caches: OptionSet, Sendable, Hashable {
+            public let rawValue: Int
+
+            public init(rawValue: Int) { self.rawValue = rawValue }
+
+            /// The memory cache of decoded images.
+            public static let memory = Caches(rawValue: 1 << 0)
+            /// The disk cache of data.
+            public static let disk = Caches(rawValue: 1 << 1)
+            /// Both.
+            public static let all: Caches = [.memory, .disk]
+        }
+
+        /// The image in the memory cache for `request`; setting `nil` removes it.
         public subscript(request: ImageRequest) -> ImageContainer? {
-            get { cachedImage(for: request) }
+            get { cachedImage(for: request, caches: .memory) }
             nonmutating set {
                 if let newValue {
-                    storeCachedImage(newValue, for: request)
+                    storeCachedImage(newValue, for: request, caches: .memory)
                 } else {
-                    removeCachedImage(for: request)
+                    removeCachedImage(for: request, caches: .memory)
                 }
             }
         }
 
-        /// The image in the memory cache for `request`, or `nil`.
-        public func cachedImage(for request: ImageRequest) -> ImageContainer? {
-            guard !request.options.contains(.disableMemoryCacheReads), let imageCache else { return nil }
-            return imageCache[makeImageCacheKey(for: request)]
+        /// The cached image for `request`: from memory, else (with `.disk`) decoded from the disk cache
+        /// synchronously on the calling thread.
+        public func cachedImage(for request: ImageRequest, caches: Caches = .all) -> ImageContainer? {
+            if caches.contains(.memory), let container = core.cachedImage(for: request) {
+                return container
+            }
+            guard caches.contains(.disk), let data = cachedData(for: request) else { return nil }
+            let context = ImageDecodingContext(request: request, data: data, isCompleted: true, cacheType: .disk)
+            guard let decoder = core.decoder(for: context) else { return nil }
+            return decodeCachedData(context, with: decoder)?.container
         }
 
-        /// Stores `image` in the memory cache for `request`. Previews are not stored.
-        public func storeCachedImage(_ image: ImageContainer, for request: ImageRequest) {
-            guard !request.options.contains(.disableMemoryCacheWrites), !image.isPreview, let imageCache else {
+        /// Stores `image` for `request`: in memory, and (with `.disk`) encoded with the pipeline's encoder in
+        /// the disk cache. Previews are not stored.
+        public func storeCachedImage(_ image: ImageContainer, for request: ImageRequest, caches: Caches = .all) {
+            guard !image.isPreview else { return }
+            if caches.contains(.memory) {
+                core.storeImage(image, for: request)
+            }
+            if caches.contains(.disk) {
+                let context = ImageEncodingContext(request: request, image: image.image)
+                if let data = core.encoder(for: context)?.encode(image, context: context) {
+                    storeCachedData(data, for: request)
+                }
+            }
+        }
+
+        /// Removes the image for `request` from the given caches.
+        public func removeCachedImage(for request: ImageRequest, caches: Caches = .all) {
+            if caches.contains(.memory) {
+                core.imageCache(for: request)?[makeImageCacheKey(for: request)] = nil
+            }
+            if caches.contains(.disk) {
+                removeCachedData(for: request)
+            }
+        }
+
+        /// `true` if the given caches hold an image (or data) for `request`.
+        public func containsCachedImage(for request: ImageRequest, caches: Caches = .all) -> Bool {
+            if caches.contains(.memory), core.cachedImage(for: request) != nil {
+                return true
+            }
+            return caches.contains(.disk) && containsData(for: request)
+        }
+
+        // MARK: Data
+
+        /// The data in the disk cache for `request` (encoded image if it has processors or a thumbnail,
+        /// else the original data).
+        public func cachedData(for request: ImageRequest) -> Data? {
+            guard let cache = core.readableDataCache(for: request) else { return nil }
+            return cache.cachedData(for: makeDataCacheKey(for: request))
+        }
+
+        /// Stores `data` in the disk cache for `request`.
+        public func storeCachedData(_ data: Data, for request: ImageRequest) {
+            guard !request.options.contains(.disableDiskCacheWrites), let cache = core.dataCache(for: request) else {
                 return
             }
-            imageCache[makeImageCacheKey(for: request)] = image
+            cache.storeData(data, for: makeDataCacheKey(for: request))
         }
 
-        /// Removes the image for `request` from the memory cache.
-        public func removeCachedImage(for request: ImageRequest) {
-            imageCache?[makeImageCacheKey(for: request)] = nil
+        /// Removes the data for `request` from the disk cache.
+        public func removeCachedData(for request: ImageRequest) {
+            core.dataCache(for: request)?.removeData(for: makeDataCacheKey(for: request))
         }
 
-        /// `true` if the memory cache holds an image for `request`.
-        public func containsCachedImage(for request: ImageRequest) -> Bool {
-            cachedImage(for: request) != nil
+        /// `true` if the disk cache holds data for `request`.
+        public func containsData(for request: ImageRequest) -> Bool {
+            guard let cache = core.readableDataCache(for: request) else { return false }
+            return cache.containsData(for: makeDataCacheKey(for: request))
         }
+
+        // MARK: Keys and maintenance
 
         /// The memory cache key of `request`.
         public func makeImageCacheKey(for request: ImageRequest) -> ImageCacheKey {
             ImageCacheKey(request: request)
         }
 
-        /// Removes every image from the memory cache.
-        public func removeAll() {
-            imageCache?.removeAll()
+        /// The disk cache key of `request`: the delegate's custom key, or the image identity followed by the
+        /// processors' identifiers and the thumbnail's.
+        public func makeDataCacheKey(for request: ImageRequest) -> String {
+            core.makeDataCacheKey(for: request)
+        }
+
+        /// Empties the given caches of the configuration (per-request caches chosen by a delegate are not
+        /// touched).
+        public func removeAll(caches: Caches = .all) {
+            if caches.contains(.memory) {
+                pipeline.configuration.imageCache?.removeAll()
+            }
+            if caches.contains(.disk) {
+                pipeline.configuration.dataCache?.removeAll()
+            }
         }
     }
 }

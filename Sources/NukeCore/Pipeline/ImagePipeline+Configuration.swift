@@ -22,6 +22,18 @@ extension ImagePipeline {
         /// Returning `nil` fails the request with ``ImagePipeline/Error/decoderNotRegistered(context:)``.
         public var makeImageDecoder: @Sendable (ImageDecodingContext) -> (any ImageDecoding)?
 
+        /// The disk cache of original data and encoded images; `nil` (the default) disables it. Plug in
+        /// `DataCache` from the CacheDisk product or any ``DataCaching``.
+        public var dataCache: (any DataCaching)?
+
+        /// What goes into ``dataCache``; see ``ImagePipeline/DataCachePolicy``. Default `.storeOriginalData`.
+        public var dataCachePolicy = ImagePipeline.DataCachePolicy.storeOriginalData
+
+        /// Returns the encoder for images stored in the disk cache as encoded images (policies
+        /// `.storeEncodedImages`, `.storeAll`, `.automatic`). The core ships no codec, so the default returns
+        /// `nil` and nothing is encoded; codec plugins provide encoders (`ImageEncoders.PNG()`, …).
+        public var makeImageEncoder: @Sendable (ImageEncodingContext) -> (any ImageEncoding)? = { _ in nil }
+
         /// Whether equivalent requests share work (download, decode, processing). Default `true`.
         /// With `false` every request does all its own work.
         public var isTaskCoalescingEnabled = true
@@ -31,6 +43,26 @@ extension ImagePipeline {
         /// ``ImagePipeline/Error/dataDownloadExceededMaximumSize``, whether or not the server announced
         /// the length.
         public var maximumResponseDataSize: Int?
+
+        /// Whether new loads are paced by a token bucket (bursts of 25, then 80 a second), so that a storm of
+        /// requests that are cancelled right away (a fast scroll) doesn't start and abort hundreds of transfers.
+        /// Default `true`. Local (`file:`, `data:`) and closure sources are never paced.
+        public var isRateLimiterEnabled = true
+
+        /// Whether partially downloaded data is decoded into previews (``ImageTask/Event/preview(_:)``) by
+        /// decoders that support it. Default `false`.
+        public var isProgressiveDecodingEnabled = false
+
+        /// The minimum time between two previews of one image, in seconds. Default 0.5.
+        public var progressiveDecodingInterval: Double = 0.5
+
+        /// Whether a failed or cancelled download keeps its bytes to resume with an HTTP range request when the
+        /// server supports it (`Accept-Ranges: bytes` and an `ETag` or `Last-Modified` validator). Default `true`.
+        /// At most ``resumableDataCostLimit`` bytes are kept.
+        public var isResumableDataEnabled = true
+
+        /// The most bytes of interrupted downloads kept for resuming, across all URLs (default 32 MB).
+        public var resumableDataCostLimit = 32 * 1024 * 1024
 
         /// The queue the closure API (``ImagePipeline/loadImage(with:progress:completion:)``) calls back on.
         /// The default is a serial queue owned by the configuration: Linux programs often run no main loop, so
@@ -45,6 +77,12 @@ extension ImagePipeline {
 
         /// Limits concurrent processing (default: the number of active cores).
         public var imageProcessingQueue = TaskQueue(maxConcurrentOperationCount: Configuration.coreCount)
+
+        /// Limits concurrent encodes for the disk cache (default: the number of active cores).
+        public var imageEncodingQueue = TaskQueue(maxConcurrentOperationCount: Configuration.coreCount)
+
+        /// Limits concurrent disk cache reads (default 2).
+        public var dataCachingQueue = TaskQueue(maxConcurrentOperationCount: 2)
 
         /// Creates a configuration.
         ///

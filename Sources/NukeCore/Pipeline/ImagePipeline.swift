@@ -29,10 +29,18 @@ public final class ImagePipeline: Sendable {
 
     private static let sharedPipeline = LockedValueBox(ImagePipeline())
 
+    /// The delegate the pipeline was created with (a default one that uses the configuration if none).
+    public var delegate: any ImagePipeline.Delegate { core.delegate }
+
     /// Creates a pipeline.
-    public init(configuration: ImagePipeline.Configuration = .init()) {
+    ///
+    /// - Parameters:
+    ///   - configuration: The loader, caches, codecs, queues and policies.
+    ///   - delegate: Customises the pipeline per request and observes its tasks; held strongly.
+    public init(configuration: ImagePipeline.Configuration = .init(), delegate: (any ImagePipeline.Delegate)? = nil) {
         self.configuration = configuration
-        self.core = PipelineCore(configuration: configuration)
+        self.core = PipelineCore(configuration: configuration, delegate: delegate)
+        core.pipeline = self
     }
 
     /// Creates a pipeline from a configuration that `configure` adjusts.
@@ -162,7 +170,10 @@ public final class ImagePipeline: Sendable {
         if isInvalidated.snapshot {
             task.finish(with: .failure(.pipelineInvalidated))
         } else {
-            core.mailbox.post { [core] in core.start(task) }
+            core.mailbox.post { [core] in
+                core.didCreate(task)
+                core.start(task)
+            }
         }
         return task
     }

@@ -31,7 +31,7 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// To change the priority of a running task, set ``ImageTask/priority``.
     public var priority: Priority
 
-    /// Options that change how caches are used.
+    /// Options that change how caches and queues are used.
     public var options: Options
 
     /// Decode directly at a reduced size where the codec can (see ``ThumbnailOptions``).
@@ -140,6 +140,14 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         return parts.joined(separator: ", ") + ")"
     }
 
+    /// The same request without processors or thumbnail: what the original data is stored under.
+    var withoutProcessing: ImageRequest {
+        var copy = self
+        copy.processors = []
+        copy.thumbnail = nil
+        return copy
+    }
+
     /// The same request without its last processor: the dependency of a processed request.
     var withoutLastProcessor: ImageRequest {
         var copy = self
@@ -186,5 +194,26 @@ extension ImageRequest {
         public static let disableMemoryCacheWrites = Options(rawValue: 1 << 1)
         /// Neither read from nor write to the memory cache.
         public static let disableMemoryCache: Options = [.disableMemoryCacheReads, .disableMemoryCacheWrites]
+        /// Don't read data from the disk cache.
+        public static let disableDiskCacheReads = Options(rawValue: 1 << 2)
+        /// Don't store data in the disk cache.
+        public static let disableDiskCacheWrites = Options(rawValue: 1 << 3)
+        /// Neither read from nor write to the disk cache.
+        public static let disableDiskCache: Options = [.disableDiskCacheReads, .disableDiskCacheWrites]
+        /// Ignore images and data in the caches and load from the source; results are still stored.
+        public static let reloadIgnoringCachedData = Options(rawValue: 1 << 4)
+        /// Use only cached images and data: never load. Fails with
+        /// ``ImagePipeline/Error/dataMissingInCache`` when nothing is cached.
+        public static let returnCacheDataDontLoad = Options(rawValue: 1 << 5)
+        /// Start loading at once, bypassing ``ImagePipeline/Configuration/dataLoadingQueue`` and the rate limiter.
+        public static let skipDataLoadingQueue = Options(rawValue: 1 << 6)
+        /// Kept so that code written for Nuke compiles. Decoders here always produce fully decoded pixels, so
+        /// there is no separate decompression stage to skip and the option changes nothing.
+        public static let skipDecompression = Options(rawValue: 1 << 7)
+
+        /// The options that change which bytes the data stage produces (part of the data key).
+        static let dataOptions: Options = [
+            .disableDiskCacheReads, .reloadIgnoringCachedData, .returnCacheDataDontLoad, .skipDataLoadingQueue,
+        ]
     }
 }

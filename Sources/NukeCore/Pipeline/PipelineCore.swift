@@ -1,3 +1,5 @@
+import Foundation
+
 /// The pipeline's task graph: the pools of shared tasks and the subscriptions of the public tasks.
 ///
 /// Lives on ``ImagePipelineActor``; everything from outside arrives through ``mailbox`` in order.
@@ -5,10 +7,15 @@
 final class PipelineCore {
     nonisolated let configuration: ImagePipeline.Configuration
     nonisolated let mailbox = Mailbox()
+    nonisolated let delegate: any ImagePipeline.Delegate
+    nonisolated let resumableData: ResumableDataStorage
+    nonisolated let pendingEncodes = WorkCounter()
+    private nonisolated let pipelineReference = LockedValueBox(WeakPipeline())
 
     private let loadImageTasks: TaskPool<LoadKey, TaskLoadImage>
     private let originalImageTasks: TaskPool<ImageKey, TaskFetchOriginalImage>
     private let originalDataTasks: TaskPool<DataKey, TaskFetchOriginalData>
+    let rateLimiter: RateLimiter?
 
     /// A public task's hold on the graph, and how to end it from here.
     private struct ActiveTask {
@@ -19,12 +26,26 @@ final class PipelineCore {
     private var activeTasks: [ObjectIdentifier: ActiveTask] = [:]
     private var isInvalidated = false
 
-    nonisolated init(configuration: ImagePipeline.Configuration) {
+    nonisolated init(configuration: ImagePipeline.Configuration, delegate: (any ImagePipeline.Delegate)?) {
         self.configuration = configuration
+        self.delegate = delegate ?? DefaultPipelineDelegate()
+        self.resumableData = ResumableDataStorage(costLimit: configuration.resumableDataCostLimit)
         let coalescing = configuration.isTaskCoalescingEnabled
         loadImageTasks = TaskPool(isCoalescingEnabled: coalescing)
         originalImageTasks = TaskPool(isCoalescingEnabled: coalescing)
         originalDataTasks = TaskPool(isCoalescingEnabled: coalescing)
+        let mailbox = self.mailbox
+        rateLimiter =
+            configuration.isRateLimiterEnabled
+            ? RateLimiter(schedule: { delay, body in
+                DispatchQueue.global().asyncAfter(deadline: .now() + delay) { mailbox.post(body) }
+            }) : nil
+    }
+
+    /// The pipeline that owns the core; `nil` once it is gone (then delegate calls are skipped).
+    nonisolated var pipeline: ImagePipeline? {
+        get { pipelineReference.withLock { $0.value } }
+        set { pipelineReference.withLock { $0.value = newValue } }
     }
 
     // MARK: Public tasks
@@ -34,30 +55,49 @@ final class PipelineCore {
         guard !task.isFinished else { return }
         guard !isInvalidated else {
             task.finish(with: .failure(.pipelineInvalidated))
+            didFinish(task, with: .failure(.pipelineInvalidated))
             return
         }
+        if let pipeline { delegate.imageTaskDidStart(task, pipeline: pipeline) }
         let id = ObjectIdentifier(task)
         activeTasks[id] = ActiveTask(subscription: nil, fail: { task.finish(with: .failure($0)) })
-        let subscription = makeTaskLoadImage(for: task.request).subscribe(priority: task.priority) {
+        let job = makeTaskLoadImage(for: task.request)
+        let subscription = job.subscribe(priority: task.priority, owner: .request(task.request)) {
             [weak self] event in
-            switch event {
-            case let .value(response, isCompleted):
-                var response = response
-                response.request = task.request
-                if isCompleted {
-                    self?.activeTasks[id] = nil
-                    task.finish(with: .success(response))
-                } else {
-                    task.deliver(.preview(response))
-                }
-            case let .progress(progress):
-                task.deliver(.progress(ImageTask.Progress(completed: progress.completed, total: progress.total)))
-            case let .error(error):
-                self?.activeTasks[id] = nil
-                task.finish(with: .failure(error))
-            }
+            self?.handle(event, for: task, id: id)
         }
         attach(subscription, to: id)
+    }
+
+    private func handle(_ event: PipelineTask<ImageResponse>.Event, for task: ImageTask, id: ObjectIdentifier) {
+        switch event {
+        case let .value(response, isCompleted):
+            var response = response
+            response.request = task.request
+            if isCompleted {
+                activeTasks[id] = nil
+                if task.finish(with: .success(response)) { didFinish(task, with: .success(response)) }
+            } else {
+                task.deliver(.preview(response))
+                if let pipeline { delegate.imageTask(task, didReceivePreview: response, pipeline: pipeline) }
+            }
+        case let .progress(value):
+            let progress = ImageTask.Progress(completed: value.completed, total: value.total)
+            task.deliver(.progress(progress))
+            if let pipeline { delegate.imageTask(task, didUpdateProgress: progress, pipeline: pipeline) }
+        case let .error(error):
+            activeTasks[id] = nil
+            if task.finish(with: .failure(error)) { didFinish(task, with: .failure(error)) }
+        }
+    }
+
+    private func didFinish(_ task: ImageTask, with result: Result<ImageResponse, ImagePipeline.Error>) {
+        if let pipeline { delegate.imageTask(task, didCompleteWithResult: result, pipeline: pipeline) }
+    }
+
+    /// Tells the delegate about a new task.
+    func didCreate(_ task: ImageTask) {
+        if let pipeline { delegate.imageTaskCreated(task, pipeline: pipeline) }
     }
 
     /// Starts a data task (unless it was cancelled before it got here).
@@ -69,7 +109,8 @@ final class PipelineCore {
         }
         let id = ObjectIdentifier(task)
         activeTasks[id] = ActiveTask(subscription: nil, fail: { task.finish(with: .failure($0)) })
-        let subscription = makeTaskFetchOriginalData(for: task.request).subscribe(priority: task.request.priority) {
+        let job = makeTaskFetchOriginalData(for: task.request)
+        let subscription = job.subscribe(priority: task.request.priority, owner: .request(task.request)) {
             [weak self] event in
             switch event {
             case let .value(response, isCompleted):
@@ -94,8 +135,14 @@ final class PipelineCore {
         }
     }
 
-    /// Releases the graph work of a cancelled public task.
-    func cancel(_ task: AnyObject) {
+    /// Releases the graph work of a cancelled image task and reports the cancellation.
+    func cancel(_ task: ImageTask) {
+        activeTasks.removeValue(forKey: ObjectIdentifier(task))?.subscription?.unsubscribe()
+        didFinish(task, with: .failure(.cancelled))
+    }
+
+    /// Releases the graph work of a cancelled data task.
+    func cancel(_ task: DataTask) {
         activeTasks.removeValue(forKey: ObjectIdentifier(task))?.subscription?.unsubscribe()
     }
 
@@ -118,37 +165,15 @@ final class PipelineCore {
     // MARK: The task graph
 
     func makeTaskLoadImage(for request: ImageRequest) -> TaskLoadImage {
-        loadImageTasks.task(
-            for: LoadKey(request),
-            make: { TaskLoadImage(core: self, request: request) })
+        loadImageTasks.task(for: LoadKey(request), make: { TaskLoadImage(core: self, request: request) })
     }
 
     func makeTaskFetchOriginalImage(for request: ImageRequest) -> TaskFetchOriginalImage {
-        originalImageTasks.task(
-            for: ImageKey(request),
-            make: { TaskFetchOriginalImage(core: self, request: request) })
+        originalImageTasks.task(for: ImageKey(request), make: { TaskFetchOriginalImage(core: self, request: request) })
     }
 
     func makeTaskFetchOriginalData(for request: ImageRequest) -> TaskFetchOriginalData {
-        originalDataTasks.task(
-            for: DataKey(request),
-            make: { TaskFetchOriginalData(core: self, request: request) })
-    }
-
-    // MARK: Memory cache
-
-    func cachedImage(for request: ImageRequest) -> ImageContainer? {
-        guard !request.options.contains(.disableMemoryCacheReads), let cache = configuration.imageCache else {
-            return nil
-        }
-        return cache[ImageCacheKey(request: request)]
-    }
-
-    func storeImage(_ container: ImageContainer, for request: ImageRequest) {
-        guard !request.options.contains(.disableMemoryCacheWrites), !container.isPreview,
-            let cache = configuration.imageCache
-        else { return }
-        cache[ImageCacheKey(request: request)] = container
+        originalDataTasks.task(for: DataKey(request), make: { TaskFetchOriginalData(core: self, request: request) })
     }
 
     // MARK: Introspection (tests)
@@ -157,4 +182,9 @@ final class PipelineCore {
     var liveTaskCounts: (loadImage: Int, originalImage: Int, originalData: Int, active: Int) {
         (loadImageTasks.count, originalImageTasks.count, originalDataTasks.count, activeTasks.count)
     }
+}
+
+/// A weak reference to the pipeline that owns a core.
+struct WeakPipeline {
+    weak var value: ImagePipeline?
 }

@@ -24,6 +24,7 @@ class PipelineTask<Value: Sendable>: AnyPipelineTask {
     private struct Subscriber {
         let id: Int
         var priority: ImageRequest.Priority
+        let owner: TaskOwner
         let handler: Handler
     }
 
@@ -64,7 +65,7 @@ class PipelineTask<Value: Sendable>: AnyPipelineTask {
 
     /// Subscribes to another task, which becomes this task's dependency at this task's priority.
     final func subscribe<T>(to task: PipelineTask<T>, _ handler: @escaping PipelineTask<T>.Handler) {
-        let subscription = task.subscribe(priority: priority, handler)
+        let subscription = task.subscribe(priority: priority, owner: .task(self), handler)
         if isDisposed {
             subscription?.unsubscribe()  // Disposed synchronously by the first event.
         } else {
@@ -76,11 +77,15 @@ class PipelineTask<Value: Sendable>: AnyPipelineTask {
     ///
     /// Returns `nil` if the task is already disposed, including when it finished synchronously while
     /// starting (the handler has then received the final event).
-    final func subscribe(priority: ImageRequest.Priority, _ handler: @escaping Handler) -> TaskSubscription? {
+    final func subscribe(
+        priority: ImageRequest.Priority,
+        owner: TaskOwner,
+        _ handler: @escaping Handler
+    ) -> TaskSubscription? {
         guard !isDisposed else { return nil }
         let id = nextSubscriberID
         nextSubscriberID += 1
-        subscribers.append(Subscriber(id: id, priority: priority, handler: handler))
+        subscribers.append(Subscriber(id: id, priority: priority, owner: owner, handler: handler))
         updatePriority()
         if !isStarted {
             isStarted = true
@@ -111,6 +116,22 @@ class PipelineTask<Value: Sendable>: AnyPipelineTask {
         priority = newPriority
         operation?.priority = newPriority
         dependency?.setPriority(newPriority)
+    }
+
+    /// The requests of the public tasks (image and data tasks) that wait for this task, directly or through
+    /// other tasks.
+    var publicRequests: [ImageRequest] {
+        subscribers.flatMap { subscriber -> [ImageRequest] in
+            switch subscriber.owner {
+            case let .request(request): [request]
+            case let .task(task): task.publicRequests
+            }
+        }
+    }
+
+    /// `true` if a public task subscribed to this task itself (not through another task).
+    var hasDirectSubscriber: Bool {
+        subscribers.contains { if case .request = $0.owner { true } else { false } }
     }
 
     // MARK: Sending events
@@ -167,6 +188,14 @@ class PipelineTask<Value: Sendable>: AnyPipelineTask {
 protocol AnyPipelineTask: AnyObject {
     func unsubscribe(id: Int)
     func setPriority(_ priority: ImageRequest.Priority, id: Int)
+    var publicRequests: [ImageRequest] { get }
+}
+
+/// Who subscribed to a task: a public task (with its request) or another task of the graph.
+@ImagePipelineActor
+enum TaskOwner {
+    case request(ImageRequest)
+    case task(any AnyPipelineTask)
 }
 
 /// One subscriber's hold on a task.

@@ -4,22 +4,27 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Loaded bytes and the loader's response.
+/// Loaded bytes, the loader's response and whether they came from the disk cache.
 struct DataResponse: Sendable {
     var data: Data
     var urlResponse: URLResponse?
+    var cacheType: ImageResponse.CacheType?
 }
 
-/// Loads the original bytes of an image: through the data loading queue, with the configured loader (or the
-/// built-in local loader for `file:`/`data:`, or the request's closure).
+/// Fetches the original bytes of an image: from the disk cache, else from the source — the configured
+/// loader (paced by the rate limiter, limited by the data loading queue, resumed from an interrupted download
+/// when possible), the built-in local loader for `file:`/`data:`, or the request's closure — and stores them
+/// in the disk cache as the policy says.
 @ImagePipelineActor
 final class TaskFetchOriginalData: PipelineTask<DataResponse> {
     private let core: PipelineCore
     private let request: ImageRequest
     private var data = Data()
     private var urlResponse: URLResponse?
+    private var hasReceivedData = false
     private var expectedLength: Int64 = 0
-    private let load = LoadHandle()
+    private var resumable: ResumableData?
+    private var load: LoadHandle?
 
     init(core: PipelineCore, request: ImageRequest) {
         self.core = core
@@ -27,108 +32,160 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse> {
     }
 
     override func start() {
-        let source: DataSource
-        switch request.resource {
-        case let .url(url?):
-            source = .urlRequest(URLRequest(url: url))
-        case let .urlRequest(urlRequest) where urlRequest.url != nil:
-            source = .urlRequest(urlRequest)
-        case let .closure(_, closure):
-            source = .closure(closure)
-        case .url(nil), .urlRequest:
+        guard let source = DataSource(request) else {
             send(error: .imageRequestMissing)
             return
         }
-        let loader = core.configuration.dataLoader
+        guard let cache = core.readableDataCache(for: request) else {
+            loadIfAllowed(source)
+            return
+        }
+        let key = core.makeDataCacheKey(for: request.withoutProcessing)
         let mailbox = core.mailbox
-        let load = self.load
-        onCancelled = { load.cancel() }
-        operation = core.configuration.dataLoadingQueue.add(priority: priority) { [weak self] operation in
-            let cancellable = source.start(
-                loader: loader,
-                didReceiveData: { data, response in
-                    mailbox.post { self?.didReceive(data, response: response) }
-                },
-                completion: { error in
-                    operation.finish()
-                    mailbox.post { self?.didFinish(error: error) }
-                })
-            load.set(cancellable)
+        operation = core.configuration.dataCachingQueue.add(priority: priority) { [weak self] operation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                let data = operation.isCancelled ? nil : cache.cachedData(for: key)
+                operation.finish()
+                mailbox.post { self?.didReadCache(data, source: source) }
+            }
+        }
+    }
+
+    private func didReadCache(_ data: Data?, source: DataSource) {
+        guard !isDisposed else { return }
+        operation = nil
+        if let data, !data.isEmpty {
+            send(value: DataResponse(data: data, urlResponse: nil, cacheType: .disk), isCompleted: true)
+        } else {
+            loadIfAllowed(source)
+        }
+    }
+
+    private func loadIfAllowed(_ source: DataSource) {
+        guard !request.options.contains(.returnCacheDataDontLoad) else {
+            send(error: .dataMissingInCache)
+            return
+        }
+        let isPaced = source.isRemote && !request.options.contains(.skipDataLoadingQueue)
+        if isPaced, let rateLimiter = core.rateLimiter {
+            rateLimiter.execute { [weak self] in
+                guard let self, !self.isDisposed else { return false }
+                self.enqueueLoad(source)
+                return true
+            }
+        } else {
+            enqueueLoad(source)
+        }
+    }
+
+    private func enqueueLoad(_ source: DataSource) {
+        let load = LoadHandle()
+        self.load = load
+        onCancelled = { [weak self] in
+            load.cancel()
+            self?.saveResumableData()
+        }
+        let starter = DataLoadStarter(
+            source: source, request: request, core: core, load: load,
+            isResumableDataEnabled: core.configuration.isResumableDataEnabled && source.isRemote,
+            onResumableData: { [weak self] in self?.didTakeResumableData($0) },
+            didReceiveData: { [weak self] in self?.didReceive($0, response: $1) },
+            completion: { [weak self] in self?.didFinish(error: $0) })
+        if request.options.contains(.skipDataLoadingQueue) {
+            starter.start(operation: nil)
+        } else {
+            operation = core.configuration.dataLoadingQueue.add(priority: priority) { starter.start(operation: $0) }
+        }
+    }
+
+    private func didTakeResumableData(_ resumable: ResumableData) {
+        if isDisposed {
+            core.resumableData.store(resumable, for: DataKey(request))  // Cancelled meanwhile: keep it.
+        } else {
+            self.resumable = resumable
         }
     }
 
     private func didReceive(_ chunk: Data, response: URLResponse?) {
         guard !isDisposed else { return }
-        if urlResponse == nil, let response {
-            urlResponse = response
-            expectedLength = max(0, response.expectedContentLength)
+        if !hasReceivedData {
+            hasReceivedData = true
+            if let resumable, let response, ResumableData.isResumedResponse(response) {
+                data = resumable.data
+            }
+            resumable = nil
+            let announced = response?.expectedContentLength ?? -1
+            expectedLength = announced > 0 ? announced + Int64(data.count) : 0
+            if let limit = core.configuration.maximumResponseDataSize, expectedLength > limit {
+                return fail(.dataDownloadExceededMaximumSize)
+            }
+            if expectedLength > 0, expectedLength <= Int64(Int.max) {
+                data.reserveCapacity(Int(expectedLength))
+            }
         }
-        if let limit = core.configuration.maximumResponseDataSize,
-            expectedLength > limit || data.count + chunk.count > limit
-        {
-            fail(.dataDownloadExceededMaximumSize)
-            return
+        if let response { urlResponse = response }
+        if let limit = core.configuration.maximumResponseDataSize, data.count + chunk.count > limit {
+            return fail(.dataDownloadExceededMaximumSize)
         }
         data.append(chunk)
         let completed = Int64(data.count)
         send(progress: TaskProgress(completed: completed, total: max(expectedLength, completed)))
+        if core.configuration.isProgressiveDecodingEnabled, completed < expectedLength {
+            send(value: DataResponse(data: data, urlResponse: urlResponse), isCompleted: false)
+        }
     }
 
     private func didFinish(error: (any Error)?) {
         guard !isDisposed else { return }
+        load = nil
         if let error {
+            saveResumableData()
             send(error: .dataLoadingFailed(error: error))
-        } else if data.isEmpty {
-            send(error: .dataIsEmpty)
-        } else {
-            let response = DataResponse(data: data, urlResponse: urlResponse)
-            data = Data()
-            send(value: response, isCompleted: true)
+            return
         }
+        guard !data.isEmpty else {
+            send(error: .dataIsEmpty)
+            return
+        }
+        let response = DataResponse(data: data, urlResponse: urlResponse)
+        data = Data()
+        storeInDataCacheIfNeeded(response.data)
+        send(value: response, isCompleted: true)
     }
 
     /// Stops the load and fails the task.
     private func fail(_ error: ImagePipeline.Error) {
-        load.cancel()
+        load?.cancel()
         operation?.cancel()
         send(error: error)
     }
-}
 
-/// Where the bytes come from.
-private enum DataSource: Sendable {
-    case urlRequest(URLRequest)
-    case closure(@Sendable () async throws -> Data)
-
-    func start(
-        loader: any DataLoading,
-        didReceiveData: @escaping @Sendable (Data, URLResponse?) -> Void,
-        completion: @escaping @Sendable ((any Error)?) -> Void
-    ) -> any Cancellable {
-        switch self {
-        case let .urlRequest(request):
-            let loader = LocalDataLoader.canLoad(request.url) ? LocalDataLoader() : loader
-            return loader.loadData(with: request, didReceiveData: { didReceiveData($0, $1) }, completion: completion)
-        case let .closure(closure):
-            let task = Task {
-                do {
-                    let data = try await closure()
-                    try Task.checkCancellation()
-                    didReceiveData(data, nil)
-                    completion(nil)
-                } catch {
-                    completion(error)
-                }
-            }
-            return TaskCancellable(task: task)
+    /// Keeps the bytes of an interrupted download if the server can resume it.
+    private func saveResumableData() {
+        guard core.configuration.isResumableDataEnabled else { return }
+        let key = DataKey(request)
+        if let response = urlResponse, let saved = ResumableData(response: response, data: data) {
+            core.resumableData.store(saved, for: key)
+        } else if let resumable {
+            core.resumableData.store(resumable, for: key)  // Taken but not used: put it back.
         }
+        resumable = nil
     }
-}
 
-private struct TaskCancellable: Cancellable {
-    let task: Task<Void, Never>
-
-    func cancel() { task.cancel() }
+    private func storeInDataCacheIfNeeded(_ data: Data) {
+        guard !request.isLocalResource, let cache = core.dataCache(for: request) else { return }
+        let requests = publicRequests
+        guard requests.contains(where: { !$0.options.contains(.disableDiskCacheWrites) }) else { return }
+        switch core.configuration.dataCachePolicy {
+        case .automatic:
+            guard requests.contains(where: { $0.processors.isEmpty }) else { return }
+        case .storeOriginalData, .storeAll:
+            break
+        case .storeEncodedImages:
+            return
+        }
+        cache.storeData(data, for: core.makeDataCacheKey(for: request.withoutProcessing))
+    }
 }
 
 /// Holds the cancellable of a load that may start after the task was cancelled.

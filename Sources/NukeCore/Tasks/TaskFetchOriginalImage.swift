@@ -1,11 +1,15 @@
 import Dispatch
 import Foundation
 
-/// Decodes the original image: waits for the data task, then decodes on the decoding queue.
+/// Decodes the original image: waits for the data task, then decodes on the decoding queue. With progressive
+/// decoding on, partial data is decoded into previews — throttled, and dropped while a decode is running.
 @ImagePipelineActor
 final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
     private let core: PipelineCore
     private let request: ImageRequest
+    private var decoder: (any ImageDecoding)?
+    private var previewOperation: TaskQueue.Operation?
+    private var lastPreviewTime: Double?
 
     init(core: PipelineCore, request: ImageRequest) {
         self.core = core
@@ -13,11 +17,16 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
     }
 
     override func start() {
+        onCancelled = { [weak self] in self?.previewOperation?.cancel() }
         subscribe(to: core.makeTaskFetchOriginalData(for: request)) { [weak self] event in
             guard let self else { return }
             switch event {
             case let .value(response, isCompleted):
-                if isCompleted { decode(response) }
+                if isCompleted {
+                    decodeFinal(response)
+                } else {
+                    decodePreview(response)
+                }
             case let .progress(progress):
                 send(progress: progress)
             case let .error(error):
@@ -26,50 +35,98 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
         }
     }
 
-    private func decode(_ response: DataResponse) {
+    /// The decoder for this image, created once and reused for previews and the final decode.
+    private func decoder(for context: ImageDecodingContext) -> (any ImageDecoding)? {
+        if let decoder { return decoder }
+        decoder = core.decoder(for: context)
+        return decoder
+    }
+
+    private func decodeFinal(_ response: DataResponse) {
+        previewOperation?.cancel()
+        previewOperation = nil
         let context = ImageDecodingContext(
-            request: request, data: response.data, isCompleted: true, urlResponse: response.urlResponse)
-        let makeDecoder = core.configuration.makeImageDecoder
+            request: request, data: response.data, isCompleted: true, urlResponse: response.urlResponse,
+            cacheType: response.cacheType)
+        guard let decoder = decoder(for: context) else {
+            send(error: .decoderNotRegistered(context: context))
+            return
+        }
         let mailbox = core.mailbox
-        let request = self.request
-        let token = CancellationToken()
-        onCancelled = { token.cancel() }
         operation = core.configuration.imageDecodingQueue.add(priority: priority) { [weak self] operation in
             DispatchQueue.global(qos: .userInitiated).async {
-                guard !token.isCancelled else { return operation.finish() }
-                let result = Self.decode(context: context, request: request, makeDecoder: makeDecoder)
+                guard !operation.isCancelled else { return }
+                let result = decode(context, with: decoder)
                 operation.finish()
-                mailbox.post { self?.didDecode(result) }
+                mailbox.post {
+                    switch result {
+                    case let .success(response): self?.send(value: response, isCompleted: true)
+                    case let .failure(error): self?.send(error: error)
+                    }
+                }
             }
         }
     }
 
-    private nonisolated static func decode(
-        context: ImageDecodingContext,
-        request: ImageRequest,
-        makeDecoder: @Sendable (ImageDecodingContext) -> (any ImageDecoding)?
-    ) -> Result<ImageResponse, ImagePipeline.Error> {
-        guard let decoder = makeDecoder(context) else {
-            return .failure(.decoderNotRegistered(context: context))
+    private func decodePreview(_ response: DataResponse) {
+        guard core.configuration.isProgressiveDecodingEnabled, previewOperation == nil, operation == nil else {
+            return  // Back-pressure: a decode is already running.
         }
-        do {
-            var container = try decoder.decode(context.data)
-            if let scale = request.scale, scale > 0, container.image.scale == 1 {
-                container.image.scale = Double(scale)
+        let now = RateLimiter.monotonicSeconds()
+        if let lastPreviewTime, now - lastPreviewTime < core.configuration.progressiveDecodingInterval {
+            return
+        }
+        let context = ImageDecodingContext(
+            request: request, data: response.data, isCompleted: false, urlResponse: response.urlResponse)
+        guard let decoder = decoder(for: context) else { return }  // Maybe later, with more data.
+        let mailbox = core.mailbox
+        let request = self.request
+        previewOperation = core.configuration.imageDecodingQueue.add(priority: priority) { [weak self] operation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                guard !operation.isCancelled else { return }
+                var container = decoder.decodePartiallyDownloadedData(context.data)
+                container?.isPreview = true
+                operation.finish()
+                mailbox.post { self?.didDecodePreview(container, request: request, operation: operation) }
             }
-            if container.type == nil {
-                container.type = context.type
-            }
-            return .success(ImageResponse(container: container, request: request, urlResponse: context.urlResponse))
-        } catch {
-            return .failure(.decodingFailed(decoder: decoder, context: context, error: error))
         }
     }
 
-    private func didDecode(_ result: Result<ImageResponse, ImagePipeline.Error>) {
-        switch result {
-        case let .success(response): send(value: response, isCompleted: true)
-        case let .failure(error): send(error: error)
-        }
+    private func didDecodePreview(_ container: ImageContainer?, request: ImageRequest, operation: TaskQueue.Operation) {
+        guard previewOperation === operation, !isDisposed else { return }  // Superseded by the final decode.
+        previewOperation = nil
+        guard let container else { return }
+        lastPreviewTime = RateLimiter.monotonicSeconds()
+        send(value: ImageResponse(container: container, request: request), isCompleted: false)
     }
+}
+
+/// Decodes complete data, applying the request's scale.
+private func decode(
+    _ context: ImageDecodingContext,
+    with decoder: any ImageDecoding
+) -> Result<ImageResponse, ImagePipeline.Error> {
+    do {
+        var container = try decoder.decode(context.data)
+        if let scale = context.request.scale, scale > 0, container.image.scale == 1 {
+            container.image.scale = Double(scale)
+        }
+        if container.type == nil {
+            container.type = context.type
+        }
+        let response = ImageResponse(
+            container: container, request: context.request, urlResponse: context.urlResponse,
+            cacheType: context.cacheType)
+        return .success(response)
+    } catch {
+        return .failure(.decodingFailed(decoder: decoder, context: context, error: error))
+    }
+}
+
+/// Decodes data from the disk cache off the actor; `nil` when there's no decoder or decoding fails.
+func decodeCachedData(
+    _ context: ImageDecodingContext,
+    with decoder: any ImageDecoding
+) -> ImageResponse? {
+    try? decode(context, with: decoder).get()
 }

@@ -6,8 +6,9 @@ import Foundation
 
 /// Requests with equal data keys load the same bytes: the image identity plus every field of the URL
 /// request that can change the response.
-struct DataKey: Hashable {
+struct DataKey: Hashable, Sendable {
     let imageID: String?
+    let options: ImageRequest.Options
     let cachePolicy: UInt?
     let method: String?
     let headers: [String: String]?
@@ -15,6 +16,7 @@ struct DataKey: Hashable {
 
     init(_ request: ImageRequest) {
         imageID = request.imageID
+        options = request.options.intersection(ImageRequest.Options.dataOptions)
         if case let .urlRequest(urlRequest) = request.resource {
             cachePolicy = urlRequest.cachePolicy.rawValue
             method = urlRequest.httpMethod.flatMap { $0.uppercased() == "GET" ? nil : $0 }

@@ -84,6 +84,9 @@ extension ImagePipeline {
         /// Limits concurrent disk cache reads (default 2).
         public var dataCachingQueue = TaskQueue(maxConcurrentOperationCount: 2)
 
+        /// The clock of the rate limiter (seconds, monotonic); tests replace it.
+        var rateLimiterClock: @Sendable () -> Double = RateLimiter.monotonicSeconds
+
         /// Creates a configuration.
         ///
         /// - Parameters:

@@ -37,7 +37,9 @@ final class PipelineCore {
         let mailbox = self.mailbox
         rateLimiter =
             configuration.isRateLimiterEnabled
-            ? RateLimiter(schedule: { delay, body in
+            ? RateLimiter(
+                now: configuration.rateLimiterClock,
+                schedule: { delay, body in
                 DispatchQueue.global().asyncAfter(deadline: .now() + delay) { mailbox.post(body) }
             }) : nil
     }

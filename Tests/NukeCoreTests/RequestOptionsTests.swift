@@ -1,0 +1,170 @@
+import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+import NukeTestKit
+import Testing
+
+@testable import NukeCore
+
+@Suite struct RequestOptionsTests {
+    struct Fixture {
+        let loader = MockDataLoader()
+        let dataCache = MockDataCache()
+        let imageCache = ImageCache()
+        let pipeline: ImagePipeline
+        let url = Fixtures.url("a")
+
+        init(configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) {
+            let loader = self.loader
+            let dataCache = self.dataCache
+            let imageCache = self.imageCache
+            pipeline = ImagePipeline {
+                $0.dataLoader = loader
+                $0.dataCache = dataCache
+                $0.imageCache = imageCache
+                $0.makeImageDecoder = { _ in MockImageDecoder() }
+                configure(&$0)
+            }
+        }
+
+        func request(_ options: ImageRequest.Options) -> ImageRequest {
+            ImageRequest(url: url, options: options)
+        }
+    }
+
+    @Test func disableDiskCacheReads() async throws {
+        let fixture = Fixture()
+        fixture.dataCache.storeData(Data([1, 1, 1, 255]), for: fixture.url.absoluteString)
+        let response = try await fixture.pipeline.imageTask(with: fixture.request(.disableDiskCacheReads)).response
+        #expect(response.cacheType == nil)
+        #expect(fixture.loader.createdTaskCount == 1)
+        #expect(fixture.dataCache.readCount == 0)
+    }
+
+    @Test func disableDiskCacheWrites() async throws {
+        let fixture = Fixture()
+        _ = try await fixture.pipeline.image(for: fixture.request(.disableDiskCacheWrites))
+        #expect(fixture.dataCache.writeCount == 0)
+        _ = try await fixture.pipeline.image(for: fixture.request(.disableMemoryCacheReads))
+        #expect(fixture.dataCache.writeCount == 1)
+    }
+
+    @Test func disableDiskCacheWritesNeedsEveryCoalescedRequestToAgree() async throws {
+        // One of two coalesced requests allows writes: the shared download is stored.
+        let fixture = Fixture()
+        fixture.loader.isSuspended = true
+        let task1 = fixture.pipeline.imageTask(with: fixture.request(.disableDiskCacheWrites))
+        let task2 = fixture.pipeline.imageTask(
+            with: ImageRequest(url: fixture.url, processors: [MockImageProcessor(id: "p")]))
+        await fixture.loader.waitForLoads(count: 1)
+        await fixture.pipeline.flush()
+        fixture.loader.isSuspended = false
+        _ = try await task1.response
+        _ = try await task2.response
+        #expect(fixture.loader.createdTaskCount == 1)
+        #expect(fixture.dataCache.writeCount == 1)
+    }
+
+    @Test func reloadIgnoringCachedDataSkipsBothCachesButStores() async throws {
+        let fixture = Fixture()
+        _ = try await fixture.pipeline.image(for: fixture.url)
+        #expect(fixture.loader.createdTaskCount == 1)
+        let response = try await fixture.pipeline.imageTask(with: fixture.request(.reloadIgnoringCachedData)).response
+        #expect(response.cacheType == nil)
+        #expect(fixture.loader.createdTaskCount == 2)
+        #expect(fixture.dataCache.writeCount == 2)
+    }
+
+    @Test func returnCacheDataDontLoadUsesTheDiskCache() async throws {
+        let fixture = Fixture()
+        fixture.dataCache.storeData(Data([2, 2, 2, 255]), for: fixture.url.absoluteString)
+        let response = try await fixture.pipeline.imageTask(with: fixture.request(.returnCacheDataDontLoad)).response
+        #expect(response.cacheType == .disk)
+        #expect(fixture.loader.createdTaskCount == 0)
+    }
+
+    @Test func returnCacheDataDontLoadFailsWithoutTouchingTheLoader() async throws {
+        let fixture = Fixture()
+        let task = fixture.pipeline.imageTask(
+            with: ImageRequest(
+                url: fixture.url, processors: [MockImageProcessor(id: "p")], options: .returnCacheDataDontLoad))
+        #expect(await task.result.error?.caseName == "dataMissingInCache")
+        #expect(fixture.loader.createdTaskCount == 0)
+        #expect(await PipelineFixtureCounts.live(fixture.pipeline) == [0, 0, 0, 0])
+    }
+
+    @Test func returnCacheDataDontLoadDoesNotShareWithALoadingRequest() async throws {
+        let fixture = Fixture()
+        fixture.loader.isSuspended = true
+        let loading = fixture.pipeline.imageTask(with: fixture.url)
+        await fixture.loader.waitForLoads(count: 1)
+        let cacheOnly = fixture.pipeline.imageTask(with: fixture.request(.returnCacheDataDontLoad))
+        #expect(await cacheOnly.result.error?.caseName == "dataMissingInCache")
+        fixture.loader.isSuspended = false
+        _ = try await loading.response
+    }
+
+    @Test func skipDataLoadingQueueLoadsWhileTheQueueIsFull() async throws {
+        let fixture = Fixture { $0.dataLoadingQueue = TaskQueue(maxConcurrentOperationCount: 1) }
+        fixture.pipeline.configuration.dataLoadingQueue.isSuspended = true
+        let queued = fixture.pipeline.imageTask(with: Fixtures.url("queued"))
+        let skipping = fixture.pipeline.imageTask(with: fixture.request(.skipDataLoadingQueue))
+        _ = try await skipping.response
+        #expect(fixture.loader.requests.map(\.url) == [fixture.url])
+        fixture.pipeline.configuration.dataLoadingQueue.isSuspended = false
+        _ = try await queued.response
+    }
+
+    @Test func skipDecompressionChangesNothing() async throws {
+        let fixture = Fixture()
+        let plain = try await fixture.pipeline.image(for: fixture.request(.disableMemoryCache))
+        let skipping = try await fixture.pipeline.image(
+            for: fixture.request([.skipDecompression, .disableMemoryCache]))
+        #expect(plain == skipping)
+    }
+
+    @Test func sizeLimitWithContentLength() async throws {
+        let fixture = Fixture { $0.maximumResponseDataSize = 10 }
+        fixture.loader.setResponse(for: fixture.url, data: Data(count: 20))
+        let task = fixture.pipeline.imageTask(with: fixture.url)
+        #expect(await task.result.error?.caseName == "dataDownloadExceededMaximumSize")
+        #expect(await PipelineFixtureCounts.live(fixture.pipeline) == [0, 0, 0, 0])
+    }
+
+    @Test func sizeLimitWithoutContentLength() async throws {
+        // Given a server that doesn't announce the length and sends 4 chunks of 4 bytes
+        let loader = ManualDataLoader()
+        let pipeline = ImagePipeline {
+            $0.dataLoader = loader
+            $0.imageCache = nil
+            $0.maximumResponseDataSize = 10
+            $0.makeImageDecoder = { _ in MockImageDecoder() }
+        }
+        let task = pipeline.imageTask(with: Fixtures.url("a"))
+        let load = await loader.load(0)
+        load.respond()
+        for _ in 0..<4 { load.send(Data(count: 4)) }
+        load.finish()
+
+        // Then the download is stopped as soon as it passes the limit
+        #expect(await task.result.error?.caseName == "dataDownloadExceededMaximumSize")
+        #expect(load.isCancelled)
+        #expect(task.progress.completed == 8)
+    }
+
+    @Test func emptyBodyIsAnError() async throws {
+        let fixture = Fixture()
+        fixture.loader.setResponse(for: fixture.url, data: Data())
+        #expect(await fixture.pipeline.imageTask(with: fixture.url).result.error?.caseName == "dataIsEmpty")
+    }
+}
+
+enum PipelineFixtureCounts {
+    /// Waits until the pipeline handled everything posted so far, then returns the live task counts.
+    static func live(_ pipeline: ImagePipeline) async -> [Int] {
+        await pipeline.flush()
+        let counts = await pipeline.core.liveTaskCounts
+        return [counts.loadImage, counts.originalImage, counts.originalData, counts.active]
+    }
+}

@@ -40,8 +40,8 @@ final class PipelineCore {
             ? RateLimiter(
                 now: configuration.rateLimiterClock,
                 schedule: { delay, body in
-                DispatchQueue.global().asyncAfter(deadline: .now() + delay) { mailbox.post(body) }
-            }) : nil
+                    DispatchQueue.global().asyncAfter(deadline: .now() + delay) { mailbox.post(body) }
+                }) : nil
     }
 
     /// The pipeline that owns the core; `nil` once it is gone (then delegate calls are skipped).

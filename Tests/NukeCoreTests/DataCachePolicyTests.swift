@@ -156,6 +156,38 @@ import Testing
         #expect(fixture.keys == [fixture.key])
     }
 
+    // MARK: The whole matrix
+
+    /// For each policy: (keys written, encodes) without processors, with one, and for both at once.
+    @Test(arguments: [
+        (ImagePipeline.DataCachePolicy.automatic, [[""], ["p1"], ["", "p1"]], [0, 1, 1]),
+        (.storeOriginalData, [[""], [""], [""]], [0, 0, 0]),
+        (.storeEncodedImages, [[""], ["p1"], ["", "p1"]], [1, 1, 2]),
+        (.storeAll, [[""], ["", "p1"], ["", "p1"]], [0, 1, 1]),
+    ])
+    func matrix(policy: ImagePipeline.DataCachePolicy, keys: [[String]], encodes: [Int]) async throws {
+        for (index, scenario) in ["plain", "processed", "both"].enumerated() {
+            let fixture = Fixture(policy)
+            fixture.loader.isSuspended = true
+            let requests: [ImageRequest] =
+                switch scenario {
+                case "plain": [ImageRequest(url: fixture.url)]
+                case "processed": [fixture.processed()]
+                default: [fixture.processed(), ImageRequest(url: fixture.url)]
+                }
+            let tasks = requests.map { fixture.pipeline.imageTask(with: $0) }
+            await fixture.loader.waitForLoads(count: 1)
+            await fixture.pipeline.flush()
+            fixture.loader.isSuspended = false
+            for task in tasks { _ = try await task.response }
+            await fixture.pipeline.core.pendingEncodes.wait()
+
+            #expect(fixture.keys == Set(keys[index].map { fixture.key + $0 }), "\(policy) \(scenario)")
+            #expect(fixture.encodes.total == encodes[index], "\(policy) \(scenario)")
+            #expect(fixture.loader.createdTaskCount == 1, "\(policy) \(scenario)")
+        }
+    }
+
     // MARK: Thumbnails, data tasks, local resources
 
     @Test(arguments: [

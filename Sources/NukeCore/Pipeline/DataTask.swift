@@ -9,9 +9,10 @@ final class DataTask: Sendable {
     typealias Output = (Data, URLResponse?)
 
     let request: ImageRequest
-    private let state = LockedValueBox<State>(State())
+    private let state: LockedValueBox<State>
 
     private struct State {
+        var priority: ImageRequest.Priority
         var result: Result<Output, ImagePipeline.Error>?
         var waiter: CheckedContinuation<Output, any Error>?
         var onFinish: (@Sendable (Result<Output, ImagePipeline.Error>) -> Void)?
@@ -19,7 +20,13 @@ final class DataTask: Sendable {
 
     init(request: ImageRequest, onFinish: (@Sendable (Result<Output, ImagePipeline.Error>) -> Void)? = nil) {
         self.request = request
-        state.withLock { $0.onFinish = onFinish }
+        self.state = LockedValueBox(State(priority: request.priority, onFinish: onFinish))
+    }
+
+    /// The current priority; changes reach the work through ``PipelineCore/updatePriority(of:)``.
+    var priority: ImageRequest.Priority {
+        get { state.withLock { $0.priority } }
+        set { state.withLock { $0.priority = newValue } }
     }
 
     var isFinished: Bool { state.withLock { $0.result != nil } }

@@ -165,7 +165,7 @@ public final class ImagePipeline: Sendable {
 
     // MARK: Internals
 
-    private func makeImageTask(_ request: ImageRequest, onEvent: (@Sendable (ImageTask.Event) -> Void)?) -> ImageTask {
+    func makeImageTask(_ request: ImageRequest, onEvent: (@Sendable (ImageTask.Event) -> Void)?) -> ImageTask {
         let task = ImageTask(request: request, core: core, onEvent: onEvent)
         if isInvalidated.snapshot {
             task.finish(with: .failure(.pipelineInvalidated))
@@ -178,7 +178,7 @@ public final class ImagePipeline: Sendable {
         return task
     }
 
-    private func start(_ task: DataTask) {
+    func start(_ task: DataTask) {
         if isInvalidated.snapshot {
             task.finish(with: .failure(.pipelineInvalidated))
         } else {
@@ -186,7 +186,7 @@ public final class ImagePipeline: Sendable {
         }
     }
 
-    fileprivate func cancel(_ task: DataTask) {
+    func cancel(_ task: DataTask) {
         if task.finish(with: .failure(.cancelled)) {
             core.mailbox.post { [core] in core.cancel(task) }
         }

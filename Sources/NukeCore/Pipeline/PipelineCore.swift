@@ -112,7 +112,7 @@ final class PipelineCore {
         let id = ObjectIdentifier(task)
         activeTasks[id] = ActiveTask(subscription: nil, fail: { task.finish(with: .failure($0)) })
         let job = makeTaskFetchOriginalData(for: task.request)
-        let subscription = job.subscribe(priority: task.request.priority, owner: .request(task.request)) {
+        let subscription = job.subscribe(priority: task.priority, owner: .request(task.request)) {
             [weak self] event in
             switch event {
             case let .value(response, isCompleted):
@@ -150,6 +150,11 @@ final class PipelineCore {
 
     /// Applies the latest priority of an image task.
     func updatePriority(of task: ImageTask) {
+        activeTasks[ObjectIdentifier(task)]?.subscription?.setPriority(task.priority)
+    }
+
+    /// Applies the latest priority of a data task.
+    func updatePriority(of task: DataTask) {
         activeTasks[ObjectIdentifier(task)]?.subscription?.setPriority(task.priority)
     }
 

@@ -122,6 +122,19 @@ private final class RecordingDelegate: ImagePipeline.Delegate, @unchecked Sendab
         #expect(delegate.log == ["created", "started", "willLoadData", "failed cancelled"])
     }
 
+    @Test func invalidationReportsRunningTasksAsCancelled() async throws {
+        let delegate = RecordingDelegate()
+        let loader = MockDataLoader()
+        loader.isSuspended = true
+        let pipeline = makePipeline(delegate, loader: loader)
+        let task = pipeline.imageTask(with: Fixtures.url("a"))
+        await loader.waitForLoads(count: 1)
+        pipeline.invalidate()
+        #expect(await task.result.error?.caseName == "cancelled")
+        await pipeline.flush()
+        #expect(delegate.log == ["created", "started", "willLoadData", "failed cancelled"])
+    }
+
     @Test func willLoadDataAddsHeadersWithoutChangingSharingOrKeys() async throws {
         // Given a delegate that adds an Authorization header
         let delegate = RecordingDelegate()

@@ -20,7 +20,7 @@ final class PipelineCore {
     /// A public task's hold on the graph, and how to end it from here.
     private struct ActiveTask {
         var subscription: TaskSubscription?
-        let fail: @Sendable (ImagePipeline.Error) -> Void
+        let fail: @ImagePipelineActor (ImagePipeline.Error) -> Void
     }
 
     private var activeTasks: [ObjectIdentifier: ActiveTask] = [:]
@@ -62,7 +62,11 @@ final class PipelineCore {
         }
         if let pipeline { delegate.imageTaskDidStart(task, pipeline: pipeline) }
         let id = ObjectIdentifier(task)
-        activeTasks[id] = ActiveTask(subscription: nil, fail: { task.finish(with: .failure($0)) })
+        activeTasks[id] = ActiveTask(
+            subscription: nil,
+            fail: { [weak self] error in
+                if task.finish(with: .failure(error)) { self?.didFinish(task, with: .failure(error)) }
+            })
         let job = makeTaskLoadImage(for: task.request)
         let subscription = job.subscribe(priority: task.priority, owner: .request(task.request)) {
             [weak self] event in

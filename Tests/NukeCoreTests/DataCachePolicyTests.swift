@@ -199,11 +199,15 @@ import Testing
         request.thumbnail = .init(maxPixelSize: 10)
         try await fixture.load(request)
         let thumbnailKey = fixture.key + request.thumbnail!.identifier
+        // A thumbnail is a processed image: stored encoded like one.
         switch policy {
-        case .storeEncodedImages:
+        case .storeEncodedImages, .automatic:
             #expect(fixture.keys == [thumbnailKey])
             #expect(fixture.encodes.total == 1)
-        default:
+        case .storeAll:
+            #expect(fixture.keys == [fixture.key, thumbnailKey])
+            #expect(fixture.encodes.total == 1)
+        case .storeOriginalData:
             #expect(fixture.keys == [fixture.key])
             #expect(fixture.encodes.total == 0)
         }

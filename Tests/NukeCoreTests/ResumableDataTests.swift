@@ -161,8 +161,12 @@ import Testing
             headerFields: ["Accept-Ranges": "bytes", "ETag": "x", "Content-Length": "100"])!
         let key1 = DataKey(ImageRequest(url: Fixtures.url("1")))
         let key2 = DataKey(ImageRequest(url: Fixtures.url("2")))
-        storage.store(ResumableData(response: response, data: Data(count: 6))!, for: key1)
-        storage.store(ResumableData(response: response, data: Data(count: 6))!, for: key2)
+        storage.store(
+            ResumableData(response: response, data: Data(count: 6), expectedLength: 100, previousValidator: nil)!,
+            for: key1)
+        storage.store(
+            ResumableData(response: response, data: Data(count: 6), expectedLength: 100, previousValidator: nil)!,
+            for: key2)
         #expect(storage.take(for: key1) == nil)
         #expect(storage.take(for: key2)?.data.count == 6)
         #expect(storage.take(for: key2) == nil)

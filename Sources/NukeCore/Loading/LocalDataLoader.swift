@@ -61,16 +61,16 @@ public struct LocalDataLoader: DataLoading {
         didReceiveData: @Sendable (Data, URLResponse) -> Void
     ) throws {
         let path = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
             throw Error.fileNotFound(path)
         }
-        guard !isDirectory.boolValue else { throw Error.notAFile(path) }
+        // Directories, devices (/dev/zero never ends) and pipes (block forever) are not images.
+        guard attributes[.type] as? FileAttributeType == .typeRegular else { throw Error.notAFile(path) }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw Error.readFailed(path, reason: "cannot open")
         }
         defer { try? handle.close() }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1
+        let size = (attributes[.size] as? Int) ?? -1
         let response = URLResponse(url: url, mimeType: nil, expectedContentLength: size, textEncodingName: nil)
         while !token.isCancelled {
             let chunk: Data
@@ -96,17 +96,46 @@ public struct LocalDataLoader: DataLoading {
         let isBase64 = parameters.last?.lowercased() == "base64"
         if isBase64 { parameters.removeLast() }
         let mimeType = parameters.first.flatMap { $0.isEmpty ? nil : $0.lowercased() } ?? "text/plain"
-        guard let decoded = payload.removingPercentEncoding else {
+        guard let bytes = percentDecoded(payload.utf8) else {
             throw .invalidDataURL("invalid percent encoding")
         }
-        if isBase64 {
-            let compact = decoded.filter { !$0.isWhitespace }
-            guard let data = Data(base64Encoded: compact, options: .ignoreUnknownCharacters) else {
-                throw .invalidDataURL("invalid base64")
-            }
-            return (data, mimeType)
+        guard isBase64 else { return (Data(bytes), mimeType) }
+        let compact = String(decoding: bytes.filter { !isWhitespace($0) }, as: UTF8.self)
+        guard let data = Data(base64Encoded: compact) else {
+            throw .invalidDataURL("invalid base64")
         }
-        return (Data(decoded.utf8), mimeType)
+        return (data, mimeType)
+    }
+
+    /// Decodes `%XX` escapes into raw bytes (any octet, per RFC 2397); `nil` for a malformed escape.
+    private static func percentDecoded(_ input: String.UTF8View) -> [UInt8]? {
+        var output: [UInt8] = []
+        output.reserveCapacity(input.count)
+        var iterator = input.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                output.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                return nil
+            }
+            output.append(high << 4 | low)
+        }
+        return output
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// Why a local resource could not be read.

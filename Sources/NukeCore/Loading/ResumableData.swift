@@ -9,15 +9,17 @@ struct ResumableData: Sendable {
     let data: Data
     let validator: String  // An ETag or a Last-Modified date.
 
-    /// Keeps `data` if `response` says the server can resume it: `Accept-Ranges: bytes`, a validator, a
-    /// 200 or 206 status, and fewer bytes than announced.
-    init?(response: URLResponse, data: Data) {
+    /// Keeps `data` if the server can resume it: `Accept-Ranges: bytes` (or a 206, which proves range support),
+    /// a strong validator (from the response, or `previousValidator` for a resumed transfer), a 200 or 206
+    /// status, and fewer bytes than the whole resource (`expectedLength`, 0 when unknown).
+    init?(response: URLResponse, data: Data, expectedLength: Int64, previousValidator: String?) {
         guard !data.isEmpty, let response = response as? HTTPURLResponse,
             response.statusCode == 200 || response.statusCode == 206,
-            response.expectedContentLength <= 0 || Int64(data.count) < response.expectedContentLength,
-            response.value(forHTTPHeaderField: "Accept-Ranges")?.lowercased() == "bytes",
+            expectedLength <= 0 || Int64(data.count) < expectedLength,
+            response.statusCode == 206 || response.value(forHTTPHeaderField: "Accept-Ranges")?.lowercased() == "bytes",
             let validator = response.value(forHTTPHeaderField: "ETag")
-                ?? response.value(forHTTPHeaderField: "Last-Modified")
+                ?? response.value(forHTTPHeaderField: "Last-Modified") ?? previousValidator,
+            !validator.hasPrefix("W/")  // If-Range needs a strong validator.
         else { return nil }
         self.data = data
         self.validator = validator
@@ -29,9 +31,14 @@ struct ResumableData: Sendable {
         request.setValue(validator, forHTTPHeaderField: "If-Range")
     }
 
-    /// `true` if the server answered a range request with the rest of the resource.
-    static func isResumedResponse(_ response: URLResponse) -> Bool {
-        (response as? HTTPURLResponse)?.statusCode == 206
+    /// `true` if the server answered the range request with the rest of this resource: a 206 whose
+    /// `Content-Range` (if present) starts where the kept bytes end.
+    func isResumed(by response: URLResponse) -> Bool {
+        guard let response = response as? HTTPURLResponse, response.statusCode == 206 else { return false }
+        guard let range = response.value(forHTTPHeaderField: "Content-Range") else { return true }
+        // "bytes 4-7/8"
+        let start = range.lowercased().drop { !$0.isNumber }.prefix { $0.isNumber }
+        return Int(start) == data.count
     }
 }
 

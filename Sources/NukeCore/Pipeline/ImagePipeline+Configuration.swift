@@ -46,7 +46,8 @@ extension ImagePipeline {
 
         /// Whether new loads are paced by a token bucket (bursts of 25, then 80 a second), so that a storm of
         /// requests that are cancelled right away (a fast scroll) doesn't start and abort hundreds of transfers.
-        /// Default `true`. Local (`file:`, `data:`) and closure sources are never paced.
+        /// Default `true`. Local (`file:`, `data:`) and closure sources are never paced. Loads waiting for the
+        /// bucket start in arrival order; their priority applies from the data loading queue on.
         public var isRateLimiterEnabled = true
 
         /// Whether partially downloaded data is decoded into previews (``ImageTask/Event/preview(_:)``) by

@@ -170,9 +170,9 @@ public final class ImagePipeline: Sendable {
         if isInvalidated.snapshot {
             task.finish(with: .failure(.pipelineInvalidated))
         } else {
-            core.mailbox.post { [core] in
+            core.mailbox.post { [core, self] in
                 core.didCreate(task)
-                core.start(task)
+                core.start(task, pipeline: self)
             }
         }
         return task
@@ -182,7 +182,7 @@ public final class ImagePipeline: Sendable {
         if isInvalidated.snapshot {
             task.finish(with: .failure(.pipelineInvalidated))
         } else {
-            core.mailbox.post { [core] in core.start(task) }
+            core.mailbox.post { [core, self] in core.start(task, pipeline: self) }
         }
     }
 

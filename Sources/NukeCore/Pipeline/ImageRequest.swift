@@ -140,6 +140,11 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         return parts.joined(separator: ", ") + ")"
     }
 
+    /// `true` if the image is processed (processors or a thumbnail) rather than the decoded original.
+    var isProcessed: Bool {
+        !processors.isEmpty || thumbnail != nil
+    }
+
     /// The same request without processors or thumbnail: what the original data is stored under.
     var withoutProcessing: ImageRequest {
         var copy = self

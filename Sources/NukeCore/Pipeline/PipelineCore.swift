@@ -20,6 +20,8 @@ final class PipelineCore {
     /// A public task's hold on the graph, and how to end it from here.
     private struct ActiveTask {
         var subscription: TaskSubscription?
+        /// Keeps the pipeline (and so the delegate's per-request choices) alive while the task runs.
+        let pipeline: ImagePipeline
         let fail: @ImagePipelineActor (ImagePipeline.Error) -> Void
     }
 
@@ -53,17 +55,18 @@ final class PipelineCore {
     // MARK: Public tasks
 
     /// Starts an image task (unless it was cancelled before it got here).
-    func start(_ task: ImageTask) {
+    func start(_ task: ImageTask, pipeline: ImagePipeline) {
         guard !task.isFinished else { return }
         guard !isInvalidated else {
             task.finish(with: .failure(.pipelineInvalidated))
             didFinish(task, with: .failure(.pipelineInvalidated))
             return
         }
-        if let pipeline { delegate.imageTaskDidStart(task, pipeline: pipeline) }
+        delegate.imageTaskDidStart(task, pipeline: pipeline)
         let id = ObjectIdentifier(task)
         activeTasks[id] = ActiveTask(
             subscription: nil,
+            pipeline: pipeline,
             fail: { [weak self] error in
                 if task.finish(with: .failure(error)) { self?.didFinish(task, with: .failure(error)) }
             })
@@ -107,14 +110,15 @@ final class PipelineCore {
     }
 
     /// Starts a data task (unless it was cancelled before it got here).
-    func start(_ task: DataTask) {
+    func start(_ task: DataTask, pipeline: ImagePipeline) {
         guard !task.isFinished else { return }
         guard !isInvalidated else {
             task.finish(with: .failure(.pipelineInvalidated))
             return
         }
         let id = ObjectIdentifier(task)
-        activeTasks[id] = ActiveTask(subscription: nil, fail: { task.finish(with: .failure($0)) })
+        activeTasks[id] = ActiveTask(
+            subscription: nil, pipeline: pipeline, fail: { task.finish(with: .failure($0)) })
         let job = makeTaskFetchOriginalData(for: task.request)
         let subscription = job.subscribe(priority: task.priority, owner: .request(task.request)) {
             [weak self] event in

@@ -116,7 +116,15 @@ class PipelineTask<Value: Sendable>: AnyPipelineTask {
         priority = newPriority
         operation?.priority = newPriority
         dependency?.setPriority(newPriority)
+        didChangePriority(newPriority)
     }
+
+    /// Called when the task's priority changed, for work besides ``operation`` (e.g. previews).
+    func didChangePriority(_ priority: ImageRequest.Priority) {}
+
+    /// Called once when the task is disposed (finished, failed or cancelled), to drop work that isn't needed
+    /// any more (e.g. a queued preview).
+    func didDispose() {}
 
     /// The requests of the public tasks (image and data tasks) that wait for this task, directly or through
     /// other tasks.
@@ -178,6 +186,7 @@ class PipelineTask<Value: Sendable>: AnyPipelineTask {
         let dependency = self.dependency
         self.dependency = nil
         dependency?.unsubscribe()
+        didDispose()
         onDisposed?()
         onDisposed = nil
     }

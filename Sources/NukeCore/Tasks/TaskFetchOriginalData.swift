@@ -24,6 +24,8 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse> {
     private var hasReceivedData = false
     private var expectedLength: Int64 = 0
     private var resumable: ResumableData?
+    /// The validator of resumed bytes, kept in case the resumed transfer is interrupted again.
+    private var validator: String?
     private var load: LoadHandle?
 
     init(core: PipelineCore, request: ImageRequest) {
@@ -110,17 +112,21 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse> {
         guard !isDisposed else { return }
         if !hasReceivedData {
             hasReceivedData = true
-            if let resumable, let response, ResumableData.isResumedResponse(response) {
+            if let resumable, let response, resumable.isResumed(by: response) {
                 data = resumable.data
+                validator = resumable.validator
             }
             resumable = nil
             let announced = response?.expectedContentLength ?? -1
-            expectedLength = announced > 0 ? announced + Int64(data.count) : 0
+            let (total, overflow) = announced.addingReportingOverflow(Int64(data.count))
+            expectedLength = announced > 0 && !overflow ? total : 0
             if let limit = core.configuration.maximumResponseDataSize, expectedLength > limit {
                 return fail(.dataDownloadExceededMaximumSize)
             }
-            if expectedLength > 0, expectedLength <= Int64(Int.max) {
-                data.reserveCapacity(Int(expectedLength))
+            // Trust the announced length only so far: a hostile server can announce anything.
+            let reservation = min(expectedLength, Int64(core.configuration.maximumResponseDataSize ?? (8 << 20)))
+            if reservation > data.count {
+                data.reserveCapacity(Int(reservation))
             }
         }
         if let response { urlResponse = response }
@@ -129,7 +135,10 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse> {
         }
         data.append(chunk)
         let completed = Int64(data.count)
-        send(progress: TaskProgress(completed: completed, total: max(expectedLength, completed)))
+        if expectedLength > 0, completed > expectedLength {
+            expectedLength = completed  // The server sent more than it announced.
+        }
+        send(progress: TaskProgress(completed: completed, total: expectedLength))
         if core.configuration.isProgressiveDecodingEnabled, completed < expectedLength {
             send(value: DataResponse(data: data, urlResponse: urlResponse), isCompleted: false)
         }
@@ -164,7 +173,10 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse> {
     private func saveResumableData() {
         guard core.configuration.isResumableDataEnabled else { return }
         let key = DataKey(request)
-        if let response = urlResponse, let saved = ResumableData(response: response, data: data) {
+        if let response = urlResponse,
+            let saved = ResumableData(
+                response: response, data: data, expectedLength: expectedLength, previousValidator: validator)
+        {
             core.resumableData.store(saved, for: key)
         } else if let resumable {
             core.resumableData.store(resumable, for: key)  // Taken but not used: put it back.
@@ -178,7 +190,7 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse> {
         guard requests.contains(where: { !$0.options.contains(.disableDiskCacheWrites) }) else { return }
         switch core.configuration.dataCachePolicy {
         case .automatic:
-            guard requests.contains(where: { $0.processors.isEmpty }) else { return }
+            guard requests.contains(where: { !$0.isProcessed }) else { return }
         case .storeOriginalData, .storeAll:
             break
         case .storeEncodedImages:
@@ -188,19 +200,20 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse> {
     }
 }
 
-/// Holds the cancellable of a load that may start after the task was cancelled.
+/// Holds the cancellables of a load (the delegate's `willLoadData` step, then the loader's transfer), which may
+/// start after the task was cancelled.
 final class LoadHandle: Sendable {
     private struct State {
-        var cancellable: (any Cancellable)?
+        var cancellables: [any Cancellable] = []
         var isCancelled = false
     }
 
     private let state = LockedValueBox(State())
 
-    /// Stores the running load's cancellable; cancels it at once if the task was already cancelled.
+    /// Adds a cancellable of the running load; cancels it at once if the task was already cancelled.
     func set(_ cancellable: any Cancellable) {
         let cancelNow = state.withLock { state in
-            state.cancellable = cancellable
+            if !state.isCancelled { state.cancellables.append(cancellable) }
             return state.isCancelled
         }
         if cancelNow { cancellable.cancel() }
@@ -211,11 +224,12 @@ final class LoadHandle: Sendable {
 
     /// Cancels the load (now, or as soon as it starts).
     func cancel() {
-        let cancellable = state.withLock { state -> (any Cancellable)? in
-            guard !state.isCancelled else { return nil }
+        let cancellables = state.withLock { state -> [any Cancellable] in
+            guard !state.isCancelled else { return [] }
             state.isCancelled = true
-            return state.cancellable
+            defer { state.cancellables = [] }
+            return state.cancellables
         }
-        cancellable?.cancel()
+        for cancellable in cancellables { cancellable.cancel() }
     }
 }

@@ -16,8 +16,16 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
         self.request = request
     }
 
+    override func didChangePriority(_ priority: ImageRequest.Priority) {
+        previewOperation?.priority = priority
+    }
+
+    override func didDispose() {
+        previewOperation?.cancel()
+        previewOperation = nil
+    }
+
     override func start() {
-        onCancelled = { [weak self] in self?.previewOperation?.cancel() }
         subscribe(to: core.makeTaskFetchOriginalData(for: request)) { [weak self] event in
             guard let self else { return }
             switch event {
@@ -79,6 +87,7 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
         let context = ImageDecodingContext(
             request: request, data: response.data, isCompleted: false, urlResponse: response.urlResponse)
         guard let decoder = decoder(for: context) else { return }  // Maybe later, with more data.
+        lastPreviewTime = now  // Throttle attempts, not only successes: a decoder may yield nothing.
         let mailbox = core.mailbox
         let request = self.request
         previewOperation = core.configuration.imageDecodingQueue.add(priority: priority) { [weak self] operation in
@@ -96,7 +105,6 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
         guard previewOperation === operation, !isDisposed else { return }  // Superseded by the final decode.
         previewOperation = nil
         guard let container else { return }
-        lastPreviewTime = RateLimiter.monotonicSeconds()
         send(value: ImageResponse(container: container, request: request), isCompleted: false)
     }
 }

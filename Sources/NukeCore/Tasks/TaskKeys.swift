@@ -23,7 +23,8 @@ struct DataKey: Hashable, Sendable {
             headers = urlRequest.allHTTPHeaderFields.flatMap { $0.isEmpty ? nil : $0 }
             body = urlRequest.httpBody
         } else {
-            cachePolicy = nil
+            // The same as `URLRequest(url:)`, so both forms of a request share the download.
+            cachePolicy = URLRequest.CachePolicy.useProtocolCachePolicy.rawValue
             method = nil
             headers = nil
             body = nil

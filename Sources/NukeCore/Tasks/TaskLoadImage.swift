@@ -16,14 +16,22 @@ final class TaskLoadImage: PipelineTask<ImageResponse> {
         self.request = request
     }
 
+    override func didChangePriority(_ priority: ImageRequest.Priority) {
+        previewOperation?.priority = priority
+    }
+
+    override func didDispose() {
+        previewOperation?.cancel()
+        previewOperation = nil
+    }
+
     override func start() {
         if let container = core.cachedImage(for: request) {
             send(value: ImageResponse(container: container, request: request, cacheType: .memory), isCompleted: true)
             return
         }
         // Encoded images are stored under their own key only when processing changes the image.
-        guard !request.processors.isEmpty || request.thumbnail != nil,
-            let cache = core.readableDataCache(for: request)
+        guard request.isProcessed, let cache = core.readableDataCache(for: request)
         else {
             return fetchImage()
         }
@@ -66,7 +74,6 @@ final class TaskLoadImage: PipelineTask<ImageResponse> {
     }
 
     private func fetchImage() {
-        onCancelled = { [weak self] in self?.previewOperation?.cancel() }
         let dependency: PipelineTask<ImageResponse> =
             request.processors.isEmpty
             ? core.makeTaskFetchOriginalImage(for: request)
@@ -148,7 +155,7 @@ final class TaskLoadImage: PipelineTask<ImageResponse> {
         else { return }
         switch core.configuration.dataCachePolicy {
         case .automatic, .storeAll:
-            guard !request.processors.isEmpty else { return }
+            guard request.isProcessed else { return }
         case .storeEncodedImages:
             break
         case .storeOriginalData:

@@ -38,6 +38,9 @@ let package = Package(
         .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         .target(name: "DecoderSVG", dependencies: ["NukeCore", "CRSVG"]),
         .testTarget(name: "DecoderSVGTests", dependencies: ["DecoderSVG", "NukeCore", "NukeTestKit"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["NukeCore", "NukeTestKit", "DecoderPNG", "DecoderJPEG", "DecoderWebP", "DecoderSVG"]),
         .testTarget(name: "NukeTestKitTests", dependencies: ["NukeTestKit", "NukeCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -52,7 +52,7 @@ final class WebPAnimationDecoder {
     init(data: Data, width: Int, height: Int) throws(ImageDecoders.WebP.Error) {
         // libwebp keeps pointers into the data for the decoder's lifetime, so it gets a stable copy.
         let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
-        data.copyBytes(to: bytes.bindMemory(to: UInt8.self))
+        _ = data.copyBytes(to: bytes.bindMemory(to: UInt8.self))
         var options = WebPAnimDecoderOptions()
         var webpData = WebPData(bytes: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), size: data.count)
         guard WebPAnimDecoderOptionsInit(&options) != 0 else {

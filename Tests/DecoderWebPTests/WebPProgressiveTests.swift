@@ -33,6 +33,8 @@ struct WebPProgressiveTests {
         #expect(opaqueRows.last ?? 0 < 192 || previews.count > 1)
         #expect(previews.first?.pixel(x: 128, y: 191)?.a == 0)
         #expect(try decoder.decode(data).image.width == 256)
+        // The final decode released the incremental decoder: no more previews.
+        #expect(decoder.decodePartiallyDownloadedData(data) == nil)
     }
 
     @Test("previews follow the thumbnail size")

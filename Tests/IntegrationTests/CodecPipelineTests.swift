@@ -104,6 +104,22 @@ struct CodecPipelineTests {
         #expect(image.width == expectation.width && image.height == expectation.height, "\(expectation.format)")
     }
 
+    @Test("decoders register through their init(context:) function references too")
+    func functionReferences() throws {
+        let files = try Files()
+        let registry = ImageDecoderRegistry()
+        registry.register(ImageDecoders.PNG.init(context:))
+        registry.register(ImageDecoders.JPEG.init(context:))
+        registry.register(ImageDecoders.WebP.init(context:))
+        registry.register(ImageDecoders.SVG.init(context:))
+
+        for format in Self.formats {
+            let data = try Data(contentsOf: files.url(format))
+            let context = ImageDecodingContext(request: ImageRequest(url: files.url(format)), data: data)
+            #expect(try registry.decoder(for: context)?.decode(data).image.width == 120, "\(format)")
+        }
+    }
+
     @Test("corrupt data fails with decodingFailed carrying the codec's error")
     func corrupt() async throws {
         let files = try Files()

@@ -51,7 +51,13 @@ extension ImageDecoders {
         /// Returns a decoder if the context's data is JPEG (by its magic bytes, never by the URL), or `nil`.
         ///
         /// The decoder honours the request's ``ImageRequest/thumbnail`` and scale.
-        public init?(context: ImageDecodingContext, configuration: Configuration = .init()) {
+        public init?(context: ImageDecodingContext) {
+            self.init(context: context, configuration: Configuration())
+        }
+
+        /// Returns a decoder with the given configuration if the context's data is JPEG, or `nil` (see
+        /// ``init(context:)``).
+        public init?(context: ImageDecodingContext, configuration: Configuration) {
             guard context.type == .jpeg else { return nil }
             self.configuration = configuration
             self.thumbnail = context.request.thumbnail

@@ -34,7 +34,13 @@ extension ImageDecoders {
         }
 
         /// Returns a decoder if the context's data is PNG (by its magic bytes, never by the URL), or `nil`.
-        public init?(context: ImageDecodingContext, configuration: Configuration = .init()) {
+        public init?(context: ImageDecodingContext) {
+            self.init(context: context, configuration: Configuration())
+        }
+
+        /// Returns a decoder with the given configuration if the context's data is PNG, or `nil` (see
+        /// ``init(context:)``).
+        public init?(context: ImageDecodingContext, configuration: Configuration) {
             guard context.type == .png else { return nil }
             self.configuration = configuration
         }

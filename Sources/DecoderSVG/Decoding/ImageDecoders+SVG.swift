@@ -63,7 +63,13 @@ extension ImageDecoders {
         /// Returns a decoder if the context's data is SVG (see "Matching"), or `nil`.
         ///
         /// The decoder renders at the request's ``ImageRequest/thumbnail`` size and scale.
-        public init?(context: ImageDecodingContext, configuration: Configuration = .init()) {
+        public init?(context: ImageDecodingContext) {
+            self.init(context: context, configuration: Configuration())
+        }
+
+        /// Returns a decoder with the given configuration if the context's data is SVG, or `nil` (see
+        /// ``init(context:)``).
+        public init?(context: ImageDecodingContext, configuration: Configuration) {
             guard Self.matches(context) else { return nil }
             self.configuration = configuration
             self.thumbnail = context.request.thumbnail

@@ -49,7 +49,13 @@ extension ImageDecoders {
         /// Returns a decoder if the context's data is WebP (by its magic bytes, never by the URL), or `nil`.
         ///
         /// The decoder honours the request's ``ImageRequest/thumbnail`` and scale.
-        public init?(context: ImageDecodingContext, configuration: Configuration = .init()) {
+        public init?(context: ImageDecodingContext) {
+            self.init(context: context, configuration: Configuration())
+        }
+
+        /// Returns a decoder with the given configuration if the context's data is WebP, or `nil` (see
+        /// ``init(context:)``).
+        public init?(context: ImageDecodingContext, configuration: Configuration) {
             guard context.type == .webp else { return nil }
             self.configuration = configuration
             self.thumbnail = context.request.thumbnail
@@ -69,6 +75,7 @@ extension ImageDecoders {
         /// - Throws: ``Error``: `emptyData`, `invalidData` and `truncatedData` (with libwebp's status),
         ///   `imageTooLarge` or `outOfMemory`.
         public func decode(_ data: Data) throws -> ImageContainer {
+            incremental.stop()  // The final image replaces the previews: release the incremental decoder.
             guard !data.isEmpty else { throw Error.emptyData }
             let features = try data.withUnsafeBytes { try WebPFeatures(bytes: $0) }
             try features.checkSize(limit: configuration.maximumPixelCount)

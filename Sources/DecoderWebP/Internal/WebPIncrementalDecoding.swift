@@ -84,6 +84,16 @@ final class IncrementalState: @unchecked Sendable {
     private var rowCount = 0
     private var isStopped = false
 
+    /// Releases the incremental decoder and ends previews for this image.
+    func stop() {
+        lock.lock()
+        let released = decoder
+        decoder = nil
+        isStopped = true
+        lock.unlock()
+        _ = released  // Released here, outside the lock.
+    }
+
     /// Feeds the bytes of `data` that are new since the last call and returns a preview if more rows are
     /// decoded. `makeDecoder` is called once the header has arrived; returning `nil` or throwing stops
     /// previews for this image.

@@ -148,8 +148,8 @@ int CJPEGShim_DecoderReadHeader(CJPEGShim_Decoder *decoder, const uint8_t *data,
     return CJPEGShim_OK;
 }
 
-int CJPEGShim_DecoderSetScale(CJPEGShim_Decoder *decoder, int scaleDenominator, uint32_t *outputWidth,
-                              uint32_t *outputHeight) {
+int CJPEGShim_DecoderSetScale(CJPEGShim_Decoder *decoder, int scaleDenominator, int blockSmoothing,
+                              uint32_t *outputWidth, uint32_t *outputHeight) {
     if (setjmp(decoder->state.jump)) {
         return CJPEGShim_ERROR;
     }
@@ -166,6 +166,7 @@ int CJPEGShim_DecoderSetScale(CJPEGShim_Decoder *decoder, int scaleDenominator, 
     cinfo->scale_num = 1;
     cinfo->scale_denom = (unsigned int)scaleDenominator;
     cinfo->dct_method = JDCT_ISLOW;
+    cinfo->do_block_smoothing = blockSmoothing ? TRUE : FALSE;
     cinfo->out_color_space = decoder->colorSpace == CJPEGShim_ColorSpaceCMYK ? JCS_CMYK : JCS_EXT_RGBA;
     jpeg_calc_output_dimensions(cinfo);
     *outputWidth = cinfo->output_width;

@@ -79,6 +79,26 @@ struct CodecBenchmarks {
                     reference: { try vipsThumbnail(large, width: 256) }))
             print(results[results.count - 1].row)
         }
+        let progressive = try encoded(
+            ImageEncoders.JPEG(quality: 0.9, isProgressive: true).encode(
+                try TestImages.photo(width: 4000, height: 3000)), "large progressive JPEG")
+        if selected("pipeline progressive jpeg 4000×3000 → 256") {
+            results.append(
+                try await compare(
+                    "pipeline progressive jpeg 4000×3000 → 256", against: "C loop (TurboJPEG 1/8)",
+                    goal: "≤ 1.10×", runs: largeRuns,
+                    ours: { try await load(progressive, pipeline: pipeline, thumbnail: thumbnail) },
+                    reference: { try turboJPEG(progressive, scale: 8) }))
+            print(results[results.count - 1].row)
+            guard CBenchCodecs_vipsStart() == 0 else { throw BenchmarkError(description: "libvips failed to start") }
+            results.append(
+                try await compare(
+                    "pipeline progressive jpeg 4000×3000 → 256", against: "vips_thumbnail_buffer", goal: "≤ 0.50×",
+                    runs: largeRuns,
+                    ours: { try await load(progressive, pipeline: pipeline, thumbnail: thumbnail) },
+                    reference: { try vipsThumbnail(progressive, width: 256) }))
+            print(results[results.count - 1].row)
+        }
         return results
     }
 

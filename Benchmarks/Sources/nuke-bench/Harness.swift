@@ -14,14 +14,14 @@ struct Comparison {
     var goal: String
 
     var row: String {
-        let name = self.name.padding(toLength: 34, withPad: " ", startingAt: 0)
+        let name = self.name.padding(toLength: 44, withPad: " ", startingAt: 0)
         let reference = self.reference.padding(toLength: 26, withPad: " ", startingAt: 0)
         return "\(name) \(reference) \(format(ours)) \(format(theirs))  \(String(format: "%5.2f×", ratio))"
             + "  (\(String(format: "%.2f", ratioMin))–\(String(format: "%.2f", ratioMax)))  \(goal)"
     }
 
     static let header =
-        "scenario".padding(toLength: 34, withPad: " ", startingAt: 0) + " "
+        "scenario".padding(toLength: 44, withPad: " ", startingAt: 0) + " "
         + "reference".padding(toLength: 26, withPad: " ", startingAt: 0)
         + "   ours ms   ref ms   ratio  (min–max)       goal"
 

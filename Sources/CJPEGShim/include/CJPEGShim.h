@@ -51,9 +51,10 @@ int CJPEGShim_DecoderReadHeader(CJPEGShim_Decoder *decoder, const uint8_t *data,
                                 CJPEGShim_Header *header);
 
 /// Chooses DCT scaling by 1/`scaleDenominator` (1, 2, 4 or 8) and reports the output size. Call after a
-/// successful `CJPEGShim_DecoderReadHeader`.
-int CJPEGShim_DecoderSetScale(CJPEGShim_Decoder *decoder, int scaleDenominator, uint32_t *outputWidth,
-                              uint32_t *outputHeight);
+/// successful `CJPEGShim_DecoderReadHeader`. `blockSmoothing` turns libjpeg's estimate of missing AC (and,
+/// with no AC at all, DC) coefficients of progressive files on or off.
+int CJPEGShim_DecoderSetScale(CJPEGShim_Decoder *decoder, int scaleDenominator, int blockSmoothing,
+                              uint32_t *outputWidth, uint32_t *outputHeight);
 
 /// Decodes every row as RGBA (alpha 255) into `rgba`, which holds `outputHeight` rows of `bytesPerRow`
 /// bytes (at least `outputWidth * 4`). Stops with an error after `maximumScanCount` scans.

@@ -58,11 +58,16 @@ final class JPEGDecompressor {
             isProgressive: header.isProgressive != 0)
     }
 
-    /// Selects DCT scaling by 1/`denominator` and returns the output size.
-    func setScale(denominator: Int) throws(ImageDecoders.JPEG.Error) -> (width: Int, height: Int) {
+    /// Selects DCT scaling by 1/`denominator` and returns the output size. `blockSmoothing` lets libjpeg
+    /// estimate coefficients that a progressive file hasn't delivered (good for previews).
+    func setScale(
+        denominator: Int, blockSmoothing: Bool = true
+    ) throws(ImageDecoders.JPEG.Error) -> (width: Int, height: Int) {
         var width: UInt32 = 0
         var height: UInt32 = 0
-        guard CJPEGShim_DecoderSetScale(handle, Int32(denominator), &width, &height) == CJPEGShim_OK else {
+        let smoothing: Int32 = blockSmoothing ? 1 : 0
+        guard CJPEGShim_DecoderSetScale(handle, Int32(denominator), smoothing, &width, &height) == CJPEGShim_OK
+        else {
             throw .invalidData(message: message)
         }
         return (Int(width), Int(height))

@@ -65,6 +65,15 @@ final class WebPAnimationDecoder {
             bytes.deallocate()
             throw .invalidData(message: "the animation can't be decoded (WebPAnimDecoderNew failed)")
         }
+        // The frames are copied as canvas-sized buffers: the decoder's canvas must be the one checked.
+        var info = WebPAnimInfo()
+        guard WebPAnimDecoderGetInfo(decoder, &info) != 0, Int(info.canvas_width) == width,
+            Int(info.canvas_height) == height
+        else {
+            WebPAnimDecoderDelete(decoder)
+            bytes.deallocate()
+            throw .invalidData(message: "the animation's canvas doesn't match its header")
+        }
         self.decoder = decoder
         self.bytes = bytes
         self.width = width

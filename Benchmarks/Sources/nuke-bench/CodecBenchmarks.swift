@@ -23,6 +23,22 @@ struct CodecBenchmarks {
             ("svg", TestImages.svg(width: 1024, height: 768)),
         ]
         let pipeline = makePipeline()
+        if selected("pipeline overhead") {
+            // The pipeline's fixed cost per image (task graph, queue hops, registry), with a decoder that
+            // does nothing; compared with calling that decoder directly.
+            let empty = ImagePipeline {
+                $0.makeImageDecoder = { _ in ImageDecoders.Empty() }
+                $0.imageCache = nil
+            }
+            let tiny = Data([1, 2, 3])
+            results.append(
+                try await compare(
+                    "pipeline overhead (ImageDecoders.Empty)", against: "direct decode() call", goal: "info",
+                    runs: runs * 5,
+                    ours: { _ = try await empty.image(for: ImageRequest(id: UUID().uuidString, data: { tiny })) },
+                    reference: { _ = try ImageDecoders.Empty().decode(tiny) }))
+            print(results[results.count - 1].row)
+        }
         for (format, data) in inputs {
             let reference = referenceDecode(format: format, data: data)
             let name = "decode \(format) 1024×768"

@@ -6,6 +6,10 @@ let package = Package(
     products: [
         .library(name: "NukeCore", targets: ["NukeCore"]),
         .library(name: "NukeTestKit", targets: ["NukeTestKit"]),
+        .library(name: "DecoderPNG", targets: ["DecoderPNG"]),
+        .library(name: "DecoderJPEG", targets: ["DecoderJPEG"]),
+        .library(name: "DecoderWebP", targets: ["DecoderWebP"]),
+        .library(name: "DecoderSVG", targets: ["DecoderSVG"]),
         .executable(name: "nuke", targets: ["NukeCLI"]),
     ],
     targets: [
@@ -13,6 +17,30 @@ let package = Package(
         .target(name: "NukeTestKit", dependencies: ["NukeCore"]),
         .executableTarget(name: "NukeCLI", dependencies: ["NukeCore"]),
         .testTarget(name: "NukeCoreTests", dependencies: ["NukeCore", "NukeTestKit"]),
+
+        // Codecs: each C library is a system-library target; CJPEGShim keeps libjpeg's setjmp/longjmp in C.
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .target(name: "DecoderPNG", dependencies: ["NukeCore", "CPNG"]),
+        .testTarget(
+            name: "DecoderPNGTests", dependencies: ["DecoderPNG", "NukeCore", "NukeTestKit"],
+            resources: [.copy("Fixtures")]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
+        .target(name: "DecoderJPEG", dependencies: ["NukeCore", "CJPEGShim"]),
+        .testTarget(
+            name: "DecoderJPEGTests", dependencies: ["DecoderJPEG", "NukeCore", "NukeTestKit"],
+            resources: [.copy("Fixtures")]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        .target(name: "DecoderWebP", dependencies: ["NukeCore", "CWebP"]),
+        .testTarget(
+            name: "DecoderWebPTests", dependencies: ["DecoderWebP", "NukeCore", "NukeTestKit"],
+            resources: [.copy("Fixtures")]),
+        .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        .target(name: "DecoderSVG", dependencies: ["NukeCore", "CRSVG"]),
+        .testTarget(name: "DecoderSVGTests", dependencies: ["DecoderSVG", "NukeCore", "NukeTestKit"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["NukeCore", "NukeTestKit", "DecoderPNG", "DecoderJPEG", "DecoderWebP", "DecoderSVG"]),
         .testTarget(name: "NukeTestKitTests", dependencies: ["NukeTestKit", "NukeCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -5,6 +5,12 @@ set -euo pipefail
 
 packages=(
     libcurl4 # FoundationNetworking (URLRequest/URLResponse types) links it at run time
+    pkg-config          # SwiftPM reads the codec libraries' flags through it
+    libpng-dev          # DecoderPNG (CPNG)
+    libjpeg62-turbo-dev # DecoderJPEG (CJPEG, CJPEGShim)
+    libwebp-dev         # DecoderWebP (CWebP: libwebp + libwebpdemux)
+    librsvg2-dev        # DecoderSVG (CRSVG: librsvg, cairo, GLib)
+    fonts-dejavu-core   # a font for the SVG text-rendering tests
 )
 
 missing=()

@@ -25,7 +25,8 @@ public struct PlatformImage: Sendable, Hashable {
     /// alpha; it is a hint that lets processors skip alpha work, never a promise the bytes are checked.
     public var isOpaque: Bool
 
-    private var storage: [UInt8]
+    // Internal (not private) so that `PlatformImage+UnsafePixels.swift` can adopt a buffer it built.
+    var storage: [UInt8]
 
     /// The number of bytes in one pixel (RGBA, 8 bits each).
     public static let bytesPerPixel = 4
@@ -178,7 +179,7 @@ public struct PlatformImage: Sendable, Hashable {
         return result
     }
 
-    private mutating func premultiplyInPlace() {
+    mutating func premultiplyInPlace() {
         let width = self.width
         let height = self.height
         let bytesPerRow = self.bytesPerRow

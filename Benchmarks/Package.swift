@@ -1,0 +1,28 @@
+// swift-tools-version: 6.0
+// The benchmarks: a separate package so the main build and tests never need benchmark-only libraries.
+// Run: swift run -c release --package-path Benchmarks nuke-bench [--quick] [--only NAME]
+import PackageDescription
+
+let package = Package(
+    name: "NukeBenchmarks",
+    dependencies: [.package(name: "Nuke", path: "..")],
+    targets: [
+        .executableTarget(
+            name: "nuke-bench",
+            dependencies: [
+                "CBenchCodecs",
+                .product(name: "NukeCore", package: "Nuke"),
+                .product(name: "DecoderPNG", package: "Nuke"),
+                .product(name: "DecoderJPEG", package: "Nuke"),
+                .product(name: "DecoderWebP", package: "Nuke"),
+                .product(name: "DecoderSVG", package: "Nuke"),
+            ]),
+        // Reference loops written directly against the C libraries, and libvips' thumbnail.
+        .target(name: "CBenchCodecs", dependencies: ["CTurboJPEG", "CVips", "CBenchRSVG", "CBenchWebP"]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(name: "CBenchRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        .systemLibrary(name: "CBenchWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,199 @@
+import CBenchCodecs
+import DecoderJPEG
+import DecoderPNG
+import DecoderSVG
+import DecoderWebP
+import Foundation
+import NukeCore
+
+/// Decode per format through our decoders and through the pipeline, against tight loops over the same C
+/// libraries; and the 12 MP JPEG → 256 px thumbnail against libvips.
+struct CodecBenchmarks {
+    let runs: Int
+    let largeRuns: Int
+    let only: String?
+
+    func run() async throws -> [Comparison] {
+        var results: [Comparison] = []
+        let photo = try TestImages.photo(width: 1024, height: 768)
+        let inputs: [(format: String, data: Data)] = [
+            ("png", try encoded(ImageEncoders.PNG().encode(photo), "PNG")),
+            ("jpeg", try encoded(ImageEncoders.JPEG(quality: 0.9).encode(photo), "JPEG")),
+            ("webp", try encoded(ImageEncoders.WebP(quality: 0.9).encode(photo), "WebP")),
+            ("svg", TestImages.svg(width: 1024, height: 768)),
+        ]
+        let pipeline = makePipeline()
+        if selected("pipeline overhead") {
+            // The pipeline's fixed cost per image (task graph, queue hops, registry), with a decoder that
+            // does nothing; compared with calling that decoder directly.
+            let empty = ImagePipeline {
+                $0.makeImageDecoder = { _ in ImageDecoders.Empty() }
+                $0.imageCache = nil
+            }
+            let tiny = Data([1, 2, 3])
+            results.append(
+                try await compare(
+                    "pipeline overhead (ImageDecoders.Empty)", against: "direct decode() call", goal: "info",
+                    runs: runs * 5,
+                    ours: { _ = try await empty.image(for: ImageRequest(id: UUID().uuidString, data: { tiny })) },
+                    reference: { _ = try ImageDecoders.Empty().decode(tiny) }))
+            print(results[results.count - 1].row)
+        }
+        for (format, data) in inputs {
+            let reference = referenceDecode(format: format, data: data)
+            let name = "decode \(format) 1024×768"
+            if selected(name) {
+                results.append(
+                    try await compare(
+                        name, against: "C loop (\(library(format)))", goal: "≤ 1.10×", runs: runs,
+                        ours: { _ = try decoder(format).decode(data) }, reference: reference))
+                print(results[results.count - 1].row)
+            }
+            let pipelineName = "pipeline \(format) 1024×768"
+            if selected(pipelineName) {
+                results.append(
+                    try await compare(
+                        pipelineName, against: "C loop (\(library(format)))", goal: "≤ 1.10×", runs: runs,
+                        ours: { try await load(data, pipeline: pipeline) }, reference: reference))
+                print(results[results.count - 1].row)
+            }
+        }
+
+        let large = try encoded(
+            ImageEncoders.JPEG(quality: 0.9).encode(try TestImages.photo(width: 4000, height: 3000)), "large JPEG")
+        if selected("decode jpeg 4000×3000") {
+            results.append(
+                try await compare(
+                    "decode jpeg 4000×3000", against: "C loop (TurboJPEG)", goal: "≤ 1.10×", runs: largeRuns,
+                    ours: { _ = try ImageDecoders.JPEG().decode(large) },
+                    reference: { try turboJPEG(large, scale: 1) }))
+            print(results[results.count - 1].row)
+        }
+        if selected("pipeline jpeg 4000×3000") {
+            results.append(
+                try await compare(
+                    "pipeline jpeg 4000×3000", against: "C loop (TurboJPEG)", goal: "≤ 1.10×", runs: largeRuns,
+                    ours: { try await load(large, pipeline: pipeline) },
+                    reference: { try turboJPEG(large, scale: 1) }))
+            print(results[results.count - 1].row)
+        }
+        let thumbnail = ImageRequest.ThumbnailOptions(maxPixelSize: 256)
+        if selected("pipeline jpeg 4000×3000 → 256") {
+            results.append(
+                try await compare(
+                    "pipeline jpeg 4000×3000 → 256", against: "C loop (TurboJPEG 1/8)", goal: "≤ 1.10×",
+                    runs: largeRuns,
+                    ours: { try await load(large, pipeline: pipeline, thumbnail: thumbnail) },
+                    reference: { try turboJPEG(large, scale: 8) }))
+            print(results[results.count - 1].row)
+            guard CBenchCodecs_vipsStart() == 0 else { throw BenchmarkError(description: "libvips failed to start") }
+            results.append(
+                try await compare(
+                    "pipeline jpeg 4000×3000 → 256", against: "vips_thumbnail_buffer", goal: "≤ 0.50×",
+                    runs: largeRuns,
+                    ours: { try await load(large, pipeline: pipeline, thumbnail: thumbnail) },
+                    reference: { try vipsThumbnail(large, width: 256) }))
+            print(results[results.count - 1].row)
+        }
+        let progressive = try encoded(
+            ImageEncoders.JPEG(quality: 0.9, isProgressive: true).encode(
+                try TestImages.photo(width: 4000, height: 3000)), "large progressive JPEG")
+        if selected("pipeline progressive jpeg 4000×3000 → 256") {
+            results.append(
+                try await compare(
+                    "pipeline progressive jpeg 4000×3000 → 256", against: "C loop (TurboJPEG 1/8)",
+                    goal: "≤ 1.10×", runs: largeRuns,
+                    ours: { try await load(progressive, pipeline: pipeline, thumbnail: thumbnail) },
+                    reference: { try turboJPEG(progressive, scale: 8) }))
+            print(results[results.count - 1].row)
+            guard CBenchCodecs_vipsStart() == 0 else { throw BenchmarkError(description: "libvips failed to start") }
+            results.append(
+                try await compare(
+                    "pipeline progressive jpeg 4000×3000 → 256", against: "vips_thumbnail_buffer", goal: "≤ 0.50×",
+                    runs: largeRuns,
+                    ours: { try await load(progressive, pipeline: pipeline, thumbnail: thumbnail) },
+                    reference: { try vipsThumbnail(progressive, width: 256) }))
+            print(results[results.count - 1].row)
+        }
+        return results
+    }
+
+    private func selected(_ name: String) -> Bool {
+        guard let only else { return true }
+        return name.localizedCaseInsensitiveContains(only)
+    }
+
+    private func encoded(_ data: Data?, _ what: String) throws -> Data {
+        guard let data else { throw BenchmarkError(description: "could not encode the \(what) input") }
+        return data
+    }
+
+    private func library(_ format: String) -> String {
+        ["png": "libpng", "jpeg": "TurboJPEG", "webp": "libwebp", "svg": "librsvg"][format] ?? format
+    }
+
+    private func decoder(_ format: String) -> any ImageDecoding {
+        switch format {
+        case "png": ImageDecoders.PNG()
+        case "jpeg": ImageDecoders.JPEG()
+        case "webp": ImageDecoders.WebP()
+        default: ImageDecoders.SVG()
+        }
+    }
+
+    private func makePipeline() -> ImagePipeline {
+        let registry = ImageDecoderRegistry()
+        ImageDecoders.PNG.register(in: registry)
+        ImageDecoders.JPEG.register(in: registry)
+        ImageDecoders.WebP.register(in: registry)
+        ImageDecoders.SVG.register(in: registry)
+        return ImagePipeline {
+            $0.makeImageDecoder = { registry.decoder(for: $0) }
+            $0.imageCache = nil
+        }
+    }
+
+    /// Loads in-memory data through the whole pipeline (task graph, queues, decoder registry), no caches.
+    private func load(
+        _ data: Data, pipeline: ImagePipeline, thumbnail: ImageRequest.ThumbnailOptions? = nil
+    )
+        async throws
+    {
+        var request = ImageRequest(id: "bench-\(UUID().uuidString)", data: { data })
+        request.thumbnail = thumbnail
+        let image = try await pipeline.image(for: request)
+        guard image.width > 0 else { throw BenchmarkError(description: "empty image") }
+    }
+
+    private func referenceDecode(format: String, data: Data) -> () throws -> Void {
+        switch format {
+        case "png": { try check(data) { CBenchCodecs_decodePNG($0, $1) } }
+        case "jpeg": { try turboJPEG(data, scale: 1) }
+        case "webp": { try check(data) { CBenchCodecs_decodeWebP($0, $1) } }
+        default: { try check(data) { CBenchCodecs_renderSVG($0, $1, 1024, 768) } }
+        }
+    }
+
+    private func check(_ data: Data, _ body: (UnsafePointer<UInt8>, Int) -> Int32) throws {
+        let status = data.withUnsafeBytes { input in
+            body(input.bindMemory(to: UInt8.self).baseAddress!, input.count)
+        }
+        guard status == 0 else { throw BenchmarkError(description: "reference decode failed: \(status)") }
+    }
+
+    private func turboJPEG(_ data: Data, scale: Int32) throws {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        try check(data) { CBenchCodecs_decodeJPEG($0, $1, scale, &width, &height) }
+    }
+
+    private func vipsThumbnail(_ data: Data, width: Int32) throws {
+        var outputWidth: Int32 = 0
+        var outputHeight: Int32 = 0
+        let status = data.withUnsafeBytes { input in
+            CBenchCodecs_vipsThumbnail(
+                input.bindMemory(to: UInt8.self).baseAddress!, input.count, width, &outputWidth, &outputHeight)
+        }
+        guard status == 0, outputWidth == width else { throw BenchmarkError(description: "vips thumbnail failed") }
+    }
+}

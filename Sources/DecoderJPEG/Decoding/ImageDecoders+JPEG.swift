@@ -1,0 +1,92 @@
+public import Foundation
+public import NukeCore
+
+extension ImageDecoders {
+    /// Decodes JPEG with libjpeg-turbo into a premultiplied RGBA ``PlatformImage`` (always opaque).
+    ///
+    /// - Baseline and progressive JPEG, grayscale, YCbCr/RGB and CMYK/YCCK (Adobe's inverted CMYK is
+    ///   recognised by its APP14 marker).
+    /// - The EXIF orientation (all eight values) is applied to the pixels, so the image is upright.
+    /// - Thumbnails: when the request asks for a ``ImageRequest/thumbnail``, the image is decoded with DCT
+    ///   scaling at the smallest of 1/8, 1/4 or 1/2 that still covers the thumbnail size, which is several
+    ///   times faster than a full decode and uses a fraction of the memory. The result is at least as large
+    ///   as the thumbnail; resizing to the exact size is left to the pipeline's processors.
+    /// - Progressive previews: ``decodePartiallyDownloadedData(_:)`` renders the completed scans of a
+    ///   progressive JPEG each time another scan has arrived.
+    ///
+    /// ## Safety
+    /// The image size is read from the header and checked against ``Configuration/maximumPixelCount``
+    /// before any pixel memory is allocated, decoding stops after ``Configuration/maximumScanCount`` scans, and libjpeg's
+    /// fatal errors are caught inside C: corrupt, truncated or hostile data throws an ``Error`` that carries
+    /// libjpeg's message. Recoverable corruption that libjpeg only warns about (for example stray bytes
+    /// between markers) still decodes, as browsers do.
+    ///
+    /// ## Registration
+    /// ```swift
+    /// ImageDecoders.JPEG.register(in: .shared)
+    /// // or: ImageDecoderRegistry.shared.register(ImageDecoders.JPEG.init(context:))
+    /// ```
+    ///
+    /// The decoder is `Sendable`; ``decode(_:)`` may be called from any thread. Previews keep the scan
+    /// count of the image being loaded, so use one instance per image when decoding progressively (the
+    /// pipeline does).
+    public struct JPEG: ImageDecoding, Sendable {
+        /// The limits and options of the decoder.
+        public let configuration: Configuration
+
+        /// The thumbnail the request asked for, if any.
+        let thumbnail: ImageRequest.ThumbnailOptions?
+        /// The request's scale (points to pixels), used to size a thumbnail given in points.
+        let scale: Float
+        /// The state of progressive previews.
+        let previews = PreviewState()
+
+        /// Creates a decoder that decodes at full size.
+        public init(configuration: Configuration = .init()) {
+            self.configuration = configuration
+            self.thumbnail = nil
+            self.scale = 1
+        }
+
+        /// Returns a decoder if the context's data is JPEG (by its magic bytes, never by the URL), or `nil`.
+        ///
+        /// The decoder honours the request's ``ImageRequest/thumbnail`` and scale.
+        public init?(context: ImageDecodingContext) {
+            self.init(context: context, configuration: Configuration())
+        }
+
+        /// Returns a decoder with the given configuration if the context's data is JPEG, or `nil` (see
+        /// ``init(context:)``).
+        public init?(context: ImageDecodingContext, configuration: Configuration) {
+            guard context.type == .jpeg else { return nil }
+            self.configuration = configuration
+            self.thumbnail = context.request.thumbnail
+            self.scale = context.request.scale ?? 1
+        }
+
+        /// Registers a factory for this decoder in `registry` and returns the registration.
+        @discardableResult
+        public static func register(
+            in registry: ImageDecoderRegistry, configuration: Configuration = .init()
+        ) -> ImageDecoderRegistry.Registration {
+            registry.register { context in JPEG(context: context, configuration: configuration) }
+        }
+
+        /// Decodes the complete data.
+        ///
+        /// - Throws: ``Error``: `emptyData`, `invalidData` (with libjpeg's message), `truncatedData` when the
+        ///   data ends before the last row, `imageTooLarge`, `unsupportedColorSpace` or `outOfMemory`.
+        public func decode(_ data: Data) throws -> ImageContainer {
+            let image = try decodeImage(data, allowsTruncation: false)
+            return ImageContainer(image: image, type: .jpeg)
+        }
+
+        func decodeImage(_ data: Data, allowsTruncation: Bool) throws -> PlatformImage {
+            guard !data.isEmpty else { throw Error.emptyData }
+            return try data.withUnsafeBytes { bytes in
+                try JPEGDecoding(configuration: configuration, thumbnail: thumbnail, scale: scale)
+                    .decode(bytes, allowsTruncation: allowsTruncation)
+            }
+        }
+    }
+}

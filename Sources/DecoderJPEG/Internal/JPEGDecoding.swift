@@ -1,0 +1,87 @@
+internal import CJPEGShim
+import Foundation
+import NukeCore
+
+/// One decode: header, limits, DCT scale, pixels, orientation.
+struct JPEGDecoding {
+    let configuration: ImageDecoders.JPEG.Configuration
+    let thumbnail: ImageRequest.ThumbnailOptions?
+    let scale: Float
+    /// Whether a 1/8 decode of a complete progressive file may skip the scans it doesn't use (see
+    /// ``JPEGMarkers/scansNeededAtOneEighth(of:)``). Tests turn it off to compare with the full decode.
+    var skipsUnusedScansAtOneEighth = true
+
+    /// Decodes `bytes`. With `allowsTruncation`, data that ends early decodes to what has arrived (libjpeg
+    /// fills the rest); otherwise it throws ``ImageDecoders/JPEG/Error/truncatedData(message:)``.
+    func decode(_ bytes: UnsafeRawBufferPointer, allowsTruncation: Bool) throws -> PlatformImage {
+        let decompressor = try JPEGDecompressor()
+        let header = try decompressor.readHeader(bytes)
+        guard header.colorSpace != CJPEGShim_ColorSpaceUnsupported else {
+            throw ImageDecoders.JPEG.Error.unsupportedColorSpace(componentCount: header.componentCount)
+        }
+        let limit = configuration.maximumPixelCount
+        let (pixelCount, overflow) = header.width.multipliedReportingOverflow(by: header.height)
+        guard !overflow, pixelCount <= limit, header.width > 0, header.height > 0 else {
+            throw ImageDecoders.JPEG.Error.imageTooLarge(
+                width: header.width, height: header.height, maximumPixelCount: limit)
+        }
+        let orientation =
+            configuration.appliesOrientation ? JPEGMarkers.orientation(in: bytes) : ExifOrientation.up
+        let denominator = scaleDenominator(width: header.width, height: header.height, orientation: orientation)
+        // At 1/8 a progressive file's luma AC scans (most of its bytes) are unused and can be skipped; any
+        // failure there falls back to the whole file, which reports the real error.
+        if skipsUnusedScansAtOneEighth, denominator == 8, header.isProgressive, !allowsTruncation,
+            let reduced = JPEGMarkers.scansNeededAtOneEighth(of: bytes),
+            let image = try? reduced.withUnsafeBytes({ reducedBytes -> PlatformImage in
+                let reducedDecompressor = try JPEGDecompressor()
+                _ = try reducedDecompressor.readHeader(reducedBytes)
+                // No block smoothing: libjpeg would otherwise estimate the skipped coefficients (and smooth DC).
+                return try pixels(reducedDecompressor, denominator: 8, blockSmoothing: false, allowsTruncation: false)
+            })
+        {
+            return orientation.apply(to: image)
+        }
+        let image = try pixels(
+            decompressor, denominator: denominator, blockSmoothing: true, allowsTruncation: allowsTruncation)
+        return orientation.apply(to: image)
+    }
+
+    /// Decodes the pixels of a decompressor whose header was read.
+    private func pixels(
+        _ decompressor: JPEGDecompressor, denominator: Int, blockSmoothing: Bool, allowsTruncation: Bool
+    ) throws -> PlatformImage {
+        let size = try decompressor.setScale(denominator: denominator, blockSmoothing: blockSmoothing)
+        let maximumScanCount = configuration.maximumScanCount
+        let image: PlatformImage
+        do {
+            image = try PlatformImage(width: size.width, height: size.height, isOpaque: true) { pixels in
+                try decompressor.readPixels(
+                    into: pixels, bytesPerRow: size.width * PlatformImage.bytesPerPixel,
+                    maximumScanCount: maximumScanCount)
+            }
+        } catch is PlatformImage.Error {
+            throw ImageDecoders.JPEG.Error.imageTooLarge(
+                width: size.width, height: size.height, maximumPixelCount: configuration.maximumPixelCount)
+        }
+        if !allowsTruncation && decompressor.hitEndOfData {
+            throw ImageDecoders.JPEG.Error.truncatedData(message: decompressor.message)
+        }
+        return image
+    }
+
+    /// The DCT scaling denominator: the largest of 8, 4 and 2 whose output still covers the thumbnail in
+    /// both dimensions (measured in the displayed orientation), else 1.
+    func scaleDenominator(width: Int, height: Int, orientation: ExifOrientation) -> Int {
+        guard let thumbnail else { return 1 }
+        let (orientedWidth, orientedHeight) = orientation.swapsDimensions ? (height, width) : (width, height)
+        let target = thumbnail.targetPixelSize(width: orientedWidth, height: orientedHeight, scale: scale)
+        for denominator in [8, 4, 2] {
+            let scaledWidth = (orientedWidth + denominator - 1) / denominator
+            let scaledHeight = (orientedHeight + denominator - 1) / denominator
+            if scaledWidth >= target.width && scaledHeight >= target.height {
+                return denominator
+            }
+        }
+        return 1
+    }
+}

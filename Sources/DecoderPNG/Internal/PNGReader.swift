@@ -1,0 +1,67 @@
+internal import CPNG
+import NukeCore
+
+/// The one owner of a libpng simplified-API read (`png_image`); `deinit` releases it with `png_image_free`.
+///
+/// The bytes must stay valid for the reader's lifetime. Not thread-safe: one reader decodes one image.
+final class PNGReader {
+    private let image: UnsafeMutablePointer<png_image>
+    private let bytes: UnsafeRawBufferPointer
+
+    init(bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+        image = .allocate(capacity: 1)
+        image.initialize(to: png_image())
+        image.pointee.version = UInt32(PNG_IMAGE_VERSION)
+    }
+
+    deinit {
+        png_image_free(image)  // A no-op when libpng already released its state.
+        image.deallocate()
+    }
+
+    /// libpng's message after a failure.
+    private var message: String {
+        withUnsafeBytes(of: image.pointee.message) { raw in
+            let bytes = raw.prefix { $0 != 0 }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// `PNG_IMAGE_FAILED`: the two low bits of `warning_or_error` are above 1 after an error.
+    private var failed: Bool { image.pointee.warning_or_error & 0x03 > 1 }
+
+    func decode(maximumPixelCount: Int) throws -> PlatformImage {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { throw ImageDecoders.PNG.Error.emptyData }
+        guard png_image_begin_read_from_memory(image, base, bytes.count) != 0, !failed else {
+            throw ImageDecoders.PNG.Error.invalidData(message: message)
+        }
+        let width = Int(image.pointee.width)
+        let height = Int(image.pointee.height)
+        let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixelCount <= maximumPixelCount else {
+            throw ImageDecoders.PNG.Error.imageTooLarge(
+                width: width, height: height, maximumPixelCount: maximumPixelCount)
+        }
+        // The format describes the file: the alpha flag is set for alpha channels and for tRNS.
+        let isOpaque = image.pointee.format & UInt32(PNG_FORMAT_FLAG_ALPHA) == 0
+        image.pointee.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)  // PNG_FORMAT_RGBA
+        // Without gAMA/sRGB chunks libpng takes 16-bit samples as linear; browsers take them as sRGB. The
+        // flag is read by finish_read (begin_read clears it).
+        image.pointee.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
+        let rowStride = Int32(clamping: width * PlatformImage.bytesPerPixel)
+        do {
+            return try PlatformImage(
+                width: width, height: height, isPremultiplied: false, isOpaque: isOpaque
+            ) { pixels in
+                guard let buffer = pixels.baseAddress else { return }
+                guard png_image_finish_read(image, nil, buffer, rowStride, nil) != 0, !failed else {
+                    throw ImageDecoders.PNG.Error.invalidData(message: message)
+                }
+            }
+        } catch is PlatformImage.Error {
+            throw ImageDecoders.PNG.Error.imageTooLarge(
+                width: width, height: height, maximumPixelCount: maximumPixelCount)
+        }
+    }
+}

@@ -1,0 +1,101 @@
+public import Foundation
+public import NukeCore
+
+extension ImageDecoders.WebP {
+    /// The frames and timing of a WebP file, usually the ``ImageContainer/data`` of an animated WebP.
+    ///
+    /// Creating an animation reads only the container (libwebp's demuxer): canvas size, frame count, loop
+    /// count and durations; it decodes no pixels. ``frame(at:)`` and ``forEachFrame(_:)`` decode frames
+    /// composited onto the canvas exactly as a viewer shows them (disposal and blending applied), as
+    /// premultiplied RGBA the size of the canvas. A still WebP is an animation of one frame.
+    ///
+    /// ```swift
+    /// let container = try await pipeline.imageTask(with: url).response.container
+    /// if let data = container.data, let animation = try? ImageDecoders.WebP.Animation(data: data) {
+    ///     print(animation.frameCount, animation.loopCount, animation.frameDurations)
+    ///     let third = try animation.frame(at: 2)
+    /// }
+    /// ```
+    ///
+    /// A value type; every method may be called from any thread.
+    public struct Animation: Sendable {
+        /// One decoded frame.
+        public struct Frame: Sendable {
+            /// The frame's index, from zero.
+            public var index: Int
+            /// The canvas after drawing this frame.
+            public var image: PlatformImage
+            /// How long the frame is shown, in seconds.
+            public var duration: TimeInterval
+            /// When the frame is first shown, in seconds from the start of the animation.
+            public var timestamp: TimeInterval
+        }
+
+        /// The WebP data.
+        public let data: Data
+        /// The canvas width in pixels; every frame image has this width.
+        public let canvasWidth: Int
+        /// The canvas height in pixels; every frame image has this height.
+        public let canvasHeight: Int
+        /// The number of frames (1 for a still image).
+        public let frameCount: Int
+        /// How many times the animation plays; 0 means forever (1 for a still image).
+        public let loopCount: Int
+        /// How long each frame is shown, in seconds, as stored in the file (viewers often show very short
+        /// durations longer).
+        public let frameDurations: [TimeInterval]
+        /// The limits used when decoding frames.
+        public let configuration: Configuration
+
+        /// The length of one loop, in seconds.
+        public var totalDuration: TimeInterval { frameDurations.reduce(0, +) }
+
+        /// Reads the animation's properties from `data` without decoding any pixels.
+        ///
+        /// - Throws: ``Error``: `emptyData`, `invalidData` (the data is not a complete WebP file) or
+        ///   `imageTooLarge` (the canvas exceeds ``Configuration/maximumPixelCount``).
+        public init(data: Data, configuration: Configuration = .init()) throws {
+            guard !data.isEmpty else { throw Error.emptyData }
+            let info = try data.withUnsafeBytes { try WebPDemuxInfo(bytes: $0) }
+            let limit = configuration.maximumPixelCount
+            let (pixels, overflow) = info.canvasWidth.multipliedReportingOverflow(by: info.canvasHeight)
+            guard !overflow, pixels <= limit else {
+                throw Error.imageTooLarge(width: info.canvasWidth, height: info.canvasHeight, maximumPixelCount: limit)
+            }
+            self.data = data
+            self.canvasWidth = info.canvasWidth
+            self.canvasHeight = info.canvasHeight
+            self.frameCount = info.frameDurations.count
+            self.loopCount = info.loopCount
+            self.frameDurations = info.frameDurations.map { TimeInterval($0) / 1000 }
+            self.configuration = configuration
+        }
+
+        /// Decodes the canvas as shown at frame `index`. Frames are composited from the start, so the cost
+        /// grows with `index`; to show every frame use ``forEachFrame(_:)``.
+        ///
+        /// - Throws: ``Error/frameIndexOutOfRange(index:frameCount:)``, or a decoding error.
+        public func frame(at index: Int) throws -> PlatformImage {
+            guard index >= 0, index < frameCount else {
+                throw Error.frameIndexOutOfRange(index: index, frameCount: frameCount)
+            }
+            let decoder = try WebPAnimationDecoder(data: data, width: canvasWidth, height: canvasHeight)
+            var image = PlatformImage()
+            for _ in 0...index {
+                image = try decoder.next()
+            }
+            return image
+        }
+
+        /// Decodes every frame in order and passes it to `body`; stops early if `body` throws.
+        public func forEachFrame(_ body: (Frame) throws -> Void) throws {
+            let decoder = try WebPAnimationDecoder(data: data, width: canvasWidth, height: canvasHeight)
+            var timestamp: TimeInterval = 0
+            for index in 0..<frameCount {
+                let image = try decoder.next()
+                try body(Frame(index: index, image: image, duration: frameDurations[index], timestamp: timestamp))
+                timestamp += frameDurations[index]
+            }
+        }
+    }
+}

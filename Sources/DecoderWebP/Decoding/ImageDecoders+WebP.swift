@@ -1,0 +1,99 @@
+public import Foundation
+public import NukeCore
+
+extension ImageDecoders {
+    /// Decodes WebP with libwebp into a premultiplied RGBA ``PlatformImage`` (libwebp premultiplies).
+    ///
+    /// - Lossy (VP8), lossless (VP8L) and alpha (ALPH or lossless alpha).
+    /// - Animated WebP: the container holds the first frame as its image and the original data in
+    ///   ``ImageContainer/data``; read the frame count, loop count and frame durations, or decode any frame,
+    ///   with ``Animation``.
+    /// - Thumbnails: a still image is decoded directly at the ``ImageRequest/thumbnail`` size with libwebp's
+    ///   scaler (an area-averaging filter), which is faster and uses less memory than a full decode.
+    ///   Animated images are decoded at full size.
+    /// - Progressive previews: ``decodePartiallyDownloadedData(_:)`` decodes the rows that have arrived with
+    ///   libwebp's incremental decoder.
+    ///
+    /// ## Safety
+    /// The image (or animation canvas) size is read from the header and checked against
+    /// ``Configuration/maximumPixelCount`` before any pixel memory is allocated. Corrupt, truncated or
+    /// hostile data throws an ``Error`` carrying libwebp's status.
+    ///
+    /// ## Registration
+    /// ```swift
+    /// ImageDecoders.WebP.register(in: .shared)
+    /// // or: ImageDecoderRegistry.shared.register(ImageDecoders.WebP.init(context:))
+    /// ```
+    ///
+    /// The decoder is `Sendable`; ``decode(_:)`` may be called from any thread. Previews keep libwebp's
+    /// incremental decoder for the image being loaded, so use one instance per image when decoding
+    /// progressively (the pipeline does).
+    public struct WebP: ImageDecoding, Sendable {
+        /// The limits of the decoder.
+        public let configuration: Configuration
+
+        /// The thumbnail the request asked for, if any.
+        let thumbnail: ImageRequest.ThumbnailOptions?
+        /// The request's scale (points to pixels), used to size a thumbnail given in points.
+        let scale: Float
+        /// libwebp's incremental decoder for previews, created on the first preview.
+        let incremental = IncrementalState()
+
+        /// Creates a decoder that decodes at full size.
+        public init(configuration: Configuration = .init()) {
+            self.configuration = configuration
+            self.thumbnail = nil
+            self.scale = 1
+        }
+
+        /// Returns a decoder if the context's data is WebP (by its magic bytes, never by the URL), or `nil`.
+        ///
+        /// The decoder honours the request's ``ImageRequest/thumbnail`` and scale.
+        public init?(context: ImageDecodingContext) {
+            self.init(context: context, configuration: Configuration())
+        }
+
+        /// Returns a decoder with the given configuration if the context's data is WebP, or `nil` (see
+        /// ``init(context:)``).
+        public init?(context: ImageDecodingContext, configuration: Configuration) {
+            guard context.type == .webp else { return nil }
+            self.configuration = configuration
+            self.thumbnail = context.request.thumbnail
+            self.scale = context.request.scale ?? 1
+        }
+
+        /// Registers a factory for this decoder in `registry` and returns the registration.
+        @discardableResult
+        public static func register(
+            in registry: ImageDecoderRegistry, configuration: Configuration = .init()
+        ) -> ImageDecoderRegistry.Registration {
+            registry.register { context in WebP(context: context, configuration: configuration) }
+        }
+
+        /// Decodes the complete data: a still image, or the first frame of an animation (keeping `data`).
+        ///
+        /// - Throws: ``Error``: `emptyData`, `invalidData` and `truncatedData` (with libwebp's status),
+        ///   `imageTooLarge` or `outOfMemory`.
+        public func decode(_ data: Data) throws -> ImageContainer {
+            incremental.stop()  // The final image replaces the previews: release the incremental decoder.
+            guard !data.isEmpty else { throw Error.emptyData }
+            let features = try data.withUnsafeBytes { try WebPFeatures(bytes: $0) }
+            try features.checkSize(limit: configuration.maximumPixelCount)
+            if features.hasAnimation {
+                let animation = try Animation(data: data, configuration: configuration)
+                return ImageContainer(image: try animation.frame(at: 0), type: .webp, data: data)
+            }
+            let size = thumbnailSize(width: features.width, height: features.height)
+            let image = try data.withUnsafeBytes { bytes in
+                try WebPStillDecoding.decode(bytes, width: size.width, height: size.height, features: features)
+            }
+            return ImageContainer(image: image, type: .webp)
+        }
+
+        /// The output size for a still image: the thumbnail size if one is asked for, else the full size.
+        func thumbnailSize(width: Int, height: Int) -> (width: Int, height: Int) {
+            guard let thumbnail else { return (width, height) }
+            return thumbnail.targetPixelSize(width: width, height: height, scale: scale)
+        }
+    }
+}

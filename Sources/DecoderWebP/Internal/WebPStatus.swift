@@ -1,0 +1,50 @@
+internal import CWebP
+import NukeCore
+
+extension ImageDecoders.WebP.Error {
+    /// The error for a libwebp status other than `VP8_STATUS_OK`.
+    init(status: VP8StatusCode, context: String) {
+        switch status {
+        case VP8_STATUS_NOT_ENOUGH_DATA: self = .truncatedData
+        case VP8_STATUS_OUT_OF_MEMORY: self = .outOfMemory
+        case VP8_STATUS_INVALID_PARAM:
+            self = .invalidData(message: "\(context): invalid parameter (VP8_STATUS_INVALID_PARAM)")
+        case VP8_STATUS_BITSTREAM_ERROR:
+            self = .invalidData(message: "\(context): bitstream error (VP8_STATUS_BITSTREAM_ERROR)")
+        case VP8_STATUS_UNSUPPORTED_FEATURE:
+            self = .invalidData(message: "\(context): unsupported feature (VP8_STATUS_UNSUPPORTED_FEATURE)")
+        case VP8_STATUS_SUSPENDED: self = .truncatedData
+        case VP8_STATUS_USER_ABORT: self = .invalidData(message: "\(context): aborted (VP8_STATUS_USER_ABORT)")
+        default: self = .invalidData(message: "\(context): status \(status.rawValue)")
+        }
+    }
+}
+
+/// What the bitstream header says (`WebPGetFeatures`). Reading it allocates nothing.
+struct WebPFeatures {
+    var width: Int
+    var height: Int
+    var hasAlpha: Bool
+    var hasAnimation: Bool
+
+    init(bytes: UnsafeRawBufferPointer) throws(ImageDecoders.WebP.Error) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { throw .emptyData }
+        var features = WebPBitstreamFeatures()
+        let status = WebPGetFeatures(base.assumingMemoryBound(to: UInt8.self), bytes.count, &features)
+        guard status == VP8_STATUS_OK else {
+            throw ImageDecoders.WebP.Error(status: status, context: "header")
+        }
+        width = Int(features.width)
+        height = Int(features.height)
+        hasAlpha = features.has_alpha != 0
+        hasAnimation = features.has_animation != 0
+    }
+
+    /// Throws `imageTooLarge` if the image has more than `limit` pixels (or a non-positive side).
+    func checkSize(limit: Int) throws(ImageDecoders.WebP.Error) {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= limit, width > 0, height > 0 else {
+            throw .imageTooLarge(width: width, height: height, maximumPixelCount: limit)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+extension PlatformImage {
+    /// Creates an image whose pixels `initializer` writes straight into the image's own storage, so a codec can
+    /// decode without an intermediate buffer or a copy.
+    ///
+    /// The dimensions are validated first; when they are invalid the initializer throws before anything is
+    /// allocated and `initializer` is not called. Otherwise `initializer` is called exactly once, synchronously,
+    /// with a buffer of exactly `width * 4 * height` bytes: RGBA rows, top to bottom, each `width * 4` bytes long
+    /// (the resulting ``bytesPerRow``). The buffer's initial contents are unspecified, so `initializer` must
+    /// write every byte or throw; the buffer is valid only during the call. An error thrown by `initializer` is
+    /// rethrown and the storage is released.
+    ///
+    /// ```swift
+    /// let image = try PlatformImage(width: 2, height: 1, isPremultiplied: false) { pixels in
+    ///     pixels.copyBytes(from: [255, 0, 0, 255, 0, 0, 255, 128])  // opaque red, half-transparent blue
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - isPremultiplied: Pass `false` when `initializer` writes straight (unassociated) alpha; the image
+    ///     premultiplies it in place afterwards.
+    ///   - isOpaque: The ``isOpaque`` hint of the result. Pass `true` only when every alpha byte is 255.
+    /// - Throws: ``PlatformImage/Error`` for invalid dimensions or scale, or the error `initializer` throws.
+    public init(
+        width: Int,
+        height: Int,
+        scale: Double = 1,
+        isPremultiplied: Bool = true,
+        isOpaque: Bool = false,
+        initializingPixelsWith initializer: (UnsafeMutableRawBufferPointer) throws -> Void
+    ) throws {
+        let bytesPerRow = try Self.validate(width: width, height: height, scale: scale)
+        let count = bytesPerRow * height
+        let storage = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initializedCount in
+            try initializer(UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[0..<count]))
+            initializedCount = count
+        }
+        self.width = width
+        self.height = height
+        self.bytesPerRow = bytesPerRow
+        self.scale = scale
+        self.isOpaque = isOpaque
+        self.storage = storage
+        if !isPremultiplied && !isOpaque {
+            premultiplyInPlace()
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import DecoderJPEG
+import DecoderPNG
+import DecoderSVG
+import DecoderWebP
+import Foundation
+import NukeCore
+import NukeTestKit
+import Testing
+
+/// One pipeline with all four codecs registered in its own registry, loading real files through `file://`
+/// URLs.
+@Suite("Codecs through the pipeline")
+struct CodecPipelineTests {
+    /// A directory with a 120×80 image in each format (the SVG declares the same size).
+    final class Files: Sendable {
+        let directory: URL
+
+        init() throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("codecs-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            var rgba: [UInt8] = []
+            for y in 0..<80 {
+                for x in 0..<120 {
+                    rgba += x < 60 ? [220, 40, 40, 255] : [40, 40, UInt8(min(255, 120 + y)), 255]
+                }
+            }
+            let image = try PlatformImage(width: 120, height: 80, rgba: rgba)
+            try #require(ImageEncoders.PNG().encode(image)).write(to: url("png"))
+            try #require(ImageEncoders.JPEG(quality: 0.9).encode(image)).write(to: url("jpeg"))
+            try #require(ImageEncoders.WebP(quality: 0.9).encode(image)).write(to: url("webp"))
+            let svg = """
+                <svg xmlns="http://www.w3.org/2000/svg" width="120" height="80">
+                  <rect width="60" height="80" fill="rgb(220,40,40)"/>
+                  <rect x="60" width="60" height="80" fill="rgb(40,40,160)"/>
+                </svg>
+                """
+            try Data(svg.utf8).write(to: url("svg"))
+        }
+
+        deinit {
+            try? FileManager.default.removeItem(at: directory)
+        }
+
+        /// The file of a format; the name has no extension, so only the content identifies it.
+        func url(_ format: String) -> URL {
+            directory.appendingPathComponent("image-\(format)")
+        }
+    }
+
+    static let formats = ["png", "jpeg", "webp", "svg"]
+
+    func makePipeline() -> ImagePipeline {
+        let registry = ImageDecoderRegistry()
+        ImageDecoders.PNG.register(in: registry)
+        ImageDecoders.JPEG.register(in: registry)
+        ImageDecoders.WebP.register(in: registry)
+        ImageDecoders.SVG.register(in: registry)
+        return ImagePipeline {
+            $0.makeImageDecoder = { registry.decoder(for: $0) }
+            $0.imageCache = nil
+        }
+    }
+
+    @Test(
+        "loads each format at full size with the left half red",
+        arguments: [("png", AssetType.png), ("jpeg", .jpeg), ("webp", .webp), ("svg", .svg)])
+    func fullSize(_ format: String, type: AssetType) async throws {
+        let files = try Files()
+        let response = try await makePipeline().imageTask(with: files.url(format)).response
+
+        #expect(response.image.width == 120 && response.image.height == 80)
+        let pixel = response.image.pixel(x: 20, y: 40)
+        #expect(ImageComparison.isClose(pixel, to: .init(r: 220, g: 40, b: 40), tolerance: 12))
+        #expect(response.container.type == type)
+    }
+
+    @Test("applies processors to each format", arguments: formats)
+    func processors(_ format: String) async throws {
+        let files = try Files()
+        let flip = ImageProcessors.Anonymous(id: "mark") { image in
+            var image = image
+            image.setPixel(.init(r: 0, g: 255, b: 0), x: 0, y: 0)
+            return image
+        }
+
+        let image = try await makePipeline().image(for: ImageRequest(url: files.url(format), processors: [flip]))
+
+        #expect(image.pixel(x: 0, y: 0) == PlatformImage.RGBA(r: 0, g: 255, b: 0))
+        #expect(image.width == 120)
+    }
+
+    /// JPEG decodes at the DCT scale covering the target (1/2 → 60×40), WebP and SVG at exactly the target,
+    /// PNG at full size (the pipeline's resize, when present, makes it exact).
+    @Test(
+        "honours thumbnails where the codec can scale",
+        arguments: [("png", 120, 80), ("jpeg", 60, 40), ("webp", 45, 30), ("svg", 45, 30)])
+    func thumbnails(_ expectation: (format: String, width: Int, height: Int)) async throws {
+        let files = try Files()
+        var request = ImageRequest(url: files.url(expectation.format))
+        request.thumbnail = ImageRequest.ThumbnailOptions(maxPixelSize: 45)
+
+        let image = try await makePipeline().image(for: request)
+
+        #expect(image.width == expectation.width && image.height == expectation.height, "\(expectation.format)")
+    }
+
+    @Test("decoders register through their init(context:) function references too")
+    func functionReferences() throws {
+        let files = try Files()
+        let registry = ImageDecoderRegistry()
+        registry.register(ImageDecoders.PNG.init(context:))
+        registry.register(ImageDecoders.JPEG.init(context:))
+        registry.register(ImageDecoders.WebP.init(context:))
+        registry.register(ImageDecoders.SVG.init(context:))
+
+        for format in Self.formats {
+            let data = try Data(contentsOf: files.url(format))
+            let context = ImageDecodingContext(request: ImageRequest(url: files.url(format)), data: data)
+            #expect(try registry.decoder(for: context)?.decode(data).image.width == 120, "\(format)")
+        }
+    }
+
+    @Test("corrupt data fails with decodingFailed carrying the codec's error")
+    func corrupt() async throws {
+        let files = try Files()
+        let data = try Data(contentsOf: files.url("png"))
+        try data.prefix(data.count / 2).write(to: files.url("png"))
+
+        let error = await #expect(throws: ImagePipeline.Error.self) {
+            try await makePipeline().image(for: files.url("png"))
+        }
+        guard case let .decodingFailed(_, _, underlying) = error else {
+            Issue.record("unexpected \(String(describing: error))")
+            return
+        }
+        #expect(underlying is ImageDecoders.PNG.Error)
+    }
+}

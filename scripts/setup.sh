@@ -7,6 +7,17 @@ packages=(
     libcurl4 # FoundationNetworking (URLRequest/URLResponse types) links it at run time
 )
 
+# Only for the benchmark package (Benchmarks/), which compares against these libraries in-process:
+# `scripts/setup.sh --benchmarks`. The root build and tests never need them.
+benchmark_packages=(
+    pkg-config    # finds libvips and cairo for the benchmark's C target
+    libvips-dev   # libvips, the reference for resize and blur timings
+    libcairo2-dev # cairo/pixman, the CAIRO_FILTER_GOOD scaling reference
+)
+if [ "${1:-}" = "--benchmarks" ]; then
+    packages+=("${benchmark_packages[@]}")
+fi
+
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

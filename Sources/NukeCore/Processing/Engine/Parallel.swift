@@ -19,6 +19,10 @@ enum Parallel {
     /// The least work (roughly, pixels touched) worth splitting across threads.
     static let minimumParallelWork = 1 << 18
 
+    /// How many chunks each core gets, so that a core slowed down by other work on the machine doesn't
+    /// hold up the whole call.
+    static let chunksPerCore = 4
+
     /// Calls `body` with consecutive, disjoint sub-ranges that together cover `0..<count`, in parallel
     /// when `work` is large enough and the machine has several cores. Returns when every call has
     /// returned.
@@ -26,7 +30,7 @@ enum Parallel {
     /// - Parameters:
     ///   - count: The number of items (rows, strips) to split.
     ///   - work: An estimate of the total cost, used to decide whether threads are worth starting.
-    ///   - maximumChunks: Caps the number of chunks, for loops whose chunks have a fixed start-up cost.
+    ///   - maximumChunks: Caps the number of chunks, for loops whose chunks have a start-up cost.
     static func forEachChunk(
         count: Int,
         work: Int,
@@ -35,7 +39,9 @@ enum Parallel {
     ) {
         guard count > 0 else { return }
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let chunks = work < minimumParallelWork ? 1 : max(1, min(count, cores, maximumChunks))
+        let chunks =
+            work < minimumParallelWork || cores < 2
+            ? 1 : max(1, min(count, cores * chunksPerCore, maximumChunks))
         guard chunks > 1 else {
             body(0..<count)
             return

@@ -59,6 +59,8 @@ enum Resampler {
         let gridY: BoxGrid
         let axisX: ResampleAxis
         let axisY: ResampleAxis
+        /// The horizontal weights, each repeated in four lanes.
+        let weightsX: [SIMD4<Float>]
 
         init(image: PlatformImage, region: PixelRegion, width: Int, height: Int, kernel: ResampleKernel) {
             let x0 = max(0, Int(region.x.rounded(.down)))
@@ -78,6 +80,7 @@ enum Resampler {
                 outputCount: height, inputCount: gridY.count,
                 origin: (region.y - Double(gridY.origin)) / Double(gridY.factor),
                 scale: scaleY / Double(gridY.factor), kernel: kernel)
+            weightsX = axisX.weights.map { SIMD4(repeating: $0) }
         }
 
         /// Fills `destination` (tightly packed output rows).
@@ -85,7 +88,9 @@ enum Resampler {
             let sourcePixels = (gridX.upper - gridX.lower) * (gridY.upper - gridY.lower)
             let work = sourcePixels + axisX.outputCount * axisY.outputCount * (axisX.tapCount + axisY.tapCount)
             let pointers = UncheckedSendable((source, destination))
-            Parallel.forEachChunk(count: axisY.outputCount, work: work) { rows in
+            // Each chunk starts by filling its ring (taps - 1 extra reduced rows); keep that below ~5 %.
+            let maximumChunks = 1 + gridY.count / (20 * max(1, axisY.tapCount - 1))
+            Parallel.forEachChunk(count: axisY.outputCount, work: work, maximumChunks: maximumChunks) { rows in
                 self.run(rows: rows, source: pointers.value.0, destination: pointers.value.1)
             }
         }
@@ -112,7 +117,7 @@ enum Resampler {
                 source: source, bytesPerRow: bytesPerRow, gridX: gridX, gridY: gridY, sums: sums)
             var produced = 0..<0
             axisY.weights.withUnsafeBufferPointer { weightsY in
-                axisX.weights.withUnsafeBufferPointer { weightsX in
+                weightsX.withUnsafeBufferPointer { weightsX in
                     axisX.starts.withUnsafeBufferPointer { startsX in
                         for row in rows {
                             let start = axisY.starts[row]

@@ -130,6 +130,9 @@ extension ImageProcessors {
             let outputWidth = max(1, (Double(image.width) * factor).rounded())
             let outputHeight = max(1, (Double(image.height) * factor).rounded())
             try Self.validateOutput(width: outputWidth, height: outputHeight)
+            if Int(outputWidth) == image.width && Int(outputHeight) == image.height {
+                return image
+            }
             return image.resampled(width: Int(outputWidth), height: Int(outputHeight))
         }
 

@@ -128,6 +128,48 @@ enum Kernels {
         }
     }
 
+    /// ``filterRow(_:starts:weights:taps:count:into:)`` for two rows with the same taps at once, which loads
+    /// each weight once for both.
+    static func filterRows(
+        _ first: UnsafePointer<Float>,
+        _ second: UnsafePointer<Float>,
+        starts: UnsafePointer<Int>,
+        weights: UnsafePointer<SIMD4<Float>>,
+        taps: Int,
+        count: Int,
+        into firstDestination: UnsafeMutablePointer<Float>,
+        _ secondDestination: UnsafeMutablePointer<Float>
+    ) {
+        for x in 0..<count {
+            let offset = starts[x] &* 16
+            let pixels0 = UnsafeRawPointer(first) + offset
+            let pixels1 = UnsafeRawPointer(second) + offset
+            let w = weights + x &* taps
+            var sum0 = SIMD4<Float>()
+            var sum1 = SIMD4<Float>()
+            var sum2 = SIMD4<Float>()
+            var sum3 = SIMD4<Float>()
+            var tap = 0
+            while tap &+ 2 <= taps {
+                let byteOffset = tap &* 16
+                let w0 = w[tap]
+                let w1 = w[tap &+ 1]
+                sum0 += pixels0.loadUnaligned(fromByteOffset: byteOffset, as: SIMD4<Float>.self) * w0
+                sum1 += pixels1.loadUnaligned(fromByteOffset: byteOffset, as: SIMD4<Float>.self) * w0
+                sum2 += pixels0.loadUnaligned(fromByteOffset: byteOffset &+ 16, as: SIMD4<Float>.self) * w1
+                sum3 += pixels1.loadUnaligned(fromByteOffset: byteOffset &+ 16, as: SIMD4<Float>.self) * w1
+                tap &+= 2
+            }
+            if tap < taps {
+                let byteOffset = tap &* 16
+                sum0 += pixels0.loadUnaligned(fromByteOffset: byteOffset, as: SIMD4<Float>.self) * w[tap]
+                sum1 += pixels1.loadUnaligned(fromByteOffset: byteOffset, as: SIMD4<Float>.self) * w[tap]
+            }
+            UnsafeMutableRawPointer(firstDestination + x &* 4).storeBytes(of: sum0 + sum2, as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(secondDestination + x &* 4).storeBytes(of: sum1 + sum3, as: SIMD4<Float>.self)
+        }
+    }
+
     /// Stores `count` float pixels as 8-bit premultiplied RGBA (see ``store(_:to:)``).
     static func store(_ source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutablePointer<UInt8>) {
         for x in 0..<count {

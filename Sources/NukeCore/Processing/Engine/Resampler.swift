@@ -102,7 +102,7 @@ enum Resampler {
             let rowFloats = outputWidth * 4
             let taps = axisY.tapCount
             let ring = UnsafeMutablePointer<Float>.allocate(capacity: rowFloats * taps)
-            let reduced = UnsafeMutablePointer<Float>.allocate(capacity: gridX.count * 4)
+            let reduced = UnsafeMutablePointer<Float>.allocate(capacity: gridX.count * 8)
             let filtered = UnsafeMutablePointer<Float>.allocate(capacity: rowFloats)
             let sums = UnsafeMutablePointer<UInt16>.allocate(capacity: (gridX.upper - gridX.lower) * 4)
             let ringRows = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: taps)
@@ -123,7 +123,18 @@ enum Resampler {
                             let start = axisY.starts[row]
                             let end = start + taps
                             var next = start >= produced.upperBound ? start : produced.upperBound
-                            while next < end {
+                            // Two rows at a time where possible: each weight is then loaded once for both.
+                            while next + 2 <= end {
+                                let second = reduced + gridX.count * 4
+                                reducer.reduceRow(next, into: reduced)
+                                reducer.reduceRow(next + 1, into: second)
+                                Kernels.filterRows(
+                                    reduced, second, starts: startsX.baseAddress!, weights: weightsX.baseAddress!,
+                                    taps: axisX.tapCount, count: outputWidth,
+                                    into: ring + (next % taps) * rowFloats, ring + ((next + 1) % taps) * rowFloats)
+                                next += 2
+                            }
+                            if next < end {
                                 reducer.reduceRow(next, into: reduced)
                                 Kernels.filterRow(
                                     reduced, starts: startsX.baseAddress!, weights: weightsX.baseAddress!,

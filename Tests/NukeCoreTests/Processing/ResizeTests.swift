@@ -255,3 +255,42 @@ private func px(_ width: Double, _ height: Double) -> CGSize {
         #expect(output.userInfo["k"] as? String == "v")
     }
 }
+
+@Suite struct ResamplerTests {
+    @Test(arguments: [ResampleKernel.lanczos3, .catmullRom, .triangle])
+    func everyKernelKeepsSolidColoursAndSymmetry(kernel: ResampleKernel) throws {
+        // Given a solid image and a symmetric one
+        let color = PlatformImage.RGBA(r: 40, g: 20, b: 10, a: 90)
+        let solid = try TestImages.solid(width: 90, height: 31, color: color)
+        let symmetric = try TestImages.make(width: 90, height: 31) { x, _ in
+            let d = UInt8(min(x, 89 - x) * 5)
+            return .init(r: d, g: d, b: d, a: 255)
+        }
+        let full = PixelRegion(x: 0, y: 0, width: 90, height: 31)
+
+        for (width, height) in [(13, 5), (40, 14), (200, 60)] {
+            // When they are resampled down and up
+            let resampledSolid = Resampler.resample(solid, region: full, width: width, height: height, kernel: kernel)
+            let resampled = Resampler.resample(symmetric, region: full, width: width, height: height, kernel: kernel)
+
+            // Then the colour is exact and the symmetry kept
+            #expect(Set(TestImages.pixels(resampledSolid)) == [color])
+            for x in 0..<width {
+                let left = try #require(resampled.pixel(x: x, y: 0))
+                let right = try #require(resampled.pixel(x: width - 1 - x, y: 0))
+                #expect(abs(Int(left.r) - Int(right.r)) <= 1)
+            }
+        }
+    }
+
+    @Test func boxGridIsCentred() {
+        for (length, factor) in [(999, 4), (1000, 4), (1000, 7), (3000, 7), (5, 2), (1, 3)] {
+            let grid = BoxGrid(lower: 10, upper: 10 + length, factor: factor)
+            let first = grid.range(of: 0)
+            let last = grid.range(of: grid.count - 1)
+            #expect(first.count == last.count, "\(length) / \(factor)")
+            #expect(first.lowerBound == 10 && last.upperBound == 10 + length)
+            #expect((0..<grid.count).map { grid.range(of: $0).count }.reduce(0, +) == length)
+        }
+    }
+}

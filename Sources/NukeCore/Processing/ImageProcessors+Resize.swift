@@ -143,8 +143,8 @@ extension ImageProcessors {
             let imageHeight = Double(image.height)
             let factor = max(targetWidth / imageWidth, targetHeight / imageHeight)
             if factor >= 1 && !upscale {
-                let cropWidth = min(Int(targetWidth), image.width)
-                let cropHeight = min(Int(targetHeight), image.height)
+                let cropWidth = Int(min(targetWidth, imageWidth))
+                let cropHeight = Int(min(targetHeight, imageHeight))
                 return image.cropped(
                     x: (image.width - cropWidth) / 2, y: (image.height - cropHeight) / 2,
                     width: cropWidth, height: cropHeight)

@@ -238,6 +238,13 @@ private func px(_ width: Double, _ height: Double) -> CGSize {
         #expect(processingError(huge, image) == .outputTooLarge(width: 1e6, height: 1e6))
         let hugeCrop = ImageProcessors.Resize(size: px(1e6, 1e6), unit: .pixels, crop: true, upscale: true)
         #expect(processingError(hugeCrop, image) == .outputTooLarge(width: 1e6, height: 1e6))
+        // Absurd but finite targets without upscaling leave the image as it is
+        for processor in [
+            ImageProcessors.Resize(size: px(1e300, 1e300), crop: true), ImageProcessors.Resize(width: 1e300),
+            ImageProcessors.Resize(size: px(1e300, 1e-300), unit: .pixels, contentMode: .aspectFit),
+        ] {
+            #expect(processor.process(image)?.width ?? 0 >= 1, "\(processor)")
+        }
     }
 
     @Test func containerMetadataIsKept() throws {

@@ -1,6 +1,7 @@
 // swift-tools-version: 6.0
 // The benchmarks: a separate package so the main build and tests never need benchmark-only libraries.
-// Run: swift run -c release --package-path Benchmarks nuke-bench [--quick] [--only NAME]
+// Run: swift run -c release --package-path Benchmarks nuke-bench [codecs|processors] [--quick] [--only NAME]
+// (needs `scripts/setup.sh --benchmarks`).
 import PackageDescription
 
 let package = Package(
@@ -11,6 +12,7 @@ let package = Package(
             name: "nuke-bench",
             dependencies: [
                 "CBenchCodecs",
+                "BenchReference",
                 .product(name: "NukeCore", package: "Nuke"),
                 .product(name: "DecoderPNG", package: "Nuke"),
                 .product(name: "DecoderJPEG", package: "Nuke"),
@@ -19,8 +21,11 @@ let package = Package(
             ]),
         // Reference loops written directly against the C libraries, and libvips' thumbnail.
         .target(name: "CBenchCodecs", dependencies: ["CTurboJPEG", "CVips", "CBenchRSVG", "CBenchWebP"]),
+        // libvips and cairo doing the processors' work.
+        .target(name: "BenchReference", dependencies: ["CVips", "CCairo"]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CBenchRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         .systemLibrary(name: "CBenchWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
     ],

@@ -13,6 +13,18 @@ packages=(
     fonts-dejavu-core   # a font for the SVG text-rendering tests
 )
 
+# Only for the benchmark package (Benchmarks/), which compares against these libraries in-process:
+# `scripts/setup.sh --benchmarks`. The root build and tests never need them.
+benchmark_packages=(
+    pkg-config    # finds libvips and cairo for the benchmark's C target
+    libvips-dev   # libvips, the reference for resize and blur timings
+    libcairo2-dev # cairo/pixman, the CAIRO_FILTER_GOOD scaling reference
+    libturbojpeg0-dev # TurboJPEG, the reference loop for JPEG decoding and DCT-scaled thumbnails
+)
+if [ "${1:-}" = "--benchmarks" ]; then
+    packages+=("${benchmark_packages[@]}")
+fi
+
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

@@ -2,17 +2,31 @@ import Foundation
 
 // nuke-bench [--quick] [--only NAME]: prints ratios of our time to a reference measured in the same run
 // (medians of paired runs after a warm-up, with the min–max of the ratios).
-let arguments = CommandLine.arguments.dropFirst()
+//   nuke-bench                 codecs, then processors
+//   nuke-bench codecs …        decoders and thumbnails vs the C libraries and libvips
+//   nuke-bench processors …    resize and blur vs libvips and cairo (see `nuke-bench processors --help`)
+var arguments = Array(CommandLine.arguments.dropFirst())
+let section = arguments.first.flatMap { ["codecs", "processors"].contains($0) ? $0 : nil }
+if section != nil { arguments.removeFirst() }
 let isQuick = arguments.contains("--quick")
 let only = arguments.firstIndex(of: "--only").flatMap {
     arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil
 }
 
-print("nuke-bench\(isQuick ? " --quick" : ""): ratio = ours ÷ reference, both measured in this run")
-print(Comparison.header)
 do {
-    let codecs = CodecBenchmarks(runs: isQuick ? 5 : 21, largeRuns: isQuick ? 5 : 9, only: only)
-    _ = try await codecs.run()
+    if section == nil || section == "codecs" {
+        print("nuke-bench\(isQuick ? " --quick" : ""): ratio = ours ÷ reference, both measured in this run")
+        print(Comparison.header)
+        let codecs = CodecBenchmarks(runs: isQuick ? 5 : 21, largeRuns: isQuick ? 5 : 9, only: only)
+        _ = try await codecs.run()
+        print("")
+    }
+    if section == nil || section == "processors" {
+        var processorArguments = arguments.filter { $0 != "--quick" && $0 != "--only" && $0 != only }
+        if isQuick { processorArguments += ["--iterations", "5", "--warmups", "1"] }
+        if let only { processorArguments.append(only) }
+        try runProcessorBenchmarks(arguments: processorArguments)
+    }
 } catch {
     print("nuke-bench failed: \(error)")
     exit(1)

@@ -119,6 +119,21 @@ public struct PlatformImage: Sendable, Hashable {
         }
     }
 
+    /// Adopts `pixels` as the storage without copying or validating them; for processors, which build valid
+    /// buffers themselves.
+    ///
+    /// - Precondition: `pixels` is tightly packed premultiplied RGBA of exactly `width * height * 4` bytes,
+    ///   the dimensions are within ``maximumPixelCount`` and `scale` is positive and finite.
+    init(adopting pixels: [UInt8], width: Int, height: Int, scale: Double, isOpaque: Bool) {
+        assert(width >= 0 && height >= 0 && pixels.count == width * height * Self.bytesPerPixel)
+        self.width = width
+        self.height = height
+        self.bytesPerRow = width * Self.bytesPerPixel
+        self.scale = scale
+        self.isOpaque = isOpaque
+        self.storage = pixels
+    }
+
     /// Calls `body` with the raw pixel bytes (see the type's documentation for the layout).
     ///
     /// The buffer is valid only for the duration of the call.

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Transforms a decoded image: resize, crop, blur, anything.
 ///
 /// Implement ``process(_:)``; override ``process(_:context:)`` to read or change the container's metadata or
@@ -57,14 +59,35 @@ public struct ImageProcessingContext: Sendable {
     }
 }
 
-/// The errors of the default processing.
+/// Why a processor produced no image.
+///
+/// The pipeline wraps it in ``ImagePipeline/Error/processingFailed(processor:context:error:)``.
 public enum ImageProcessingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The processor returned `nil`.
     case processingFailed
+    /// The input image has no pixels (a width or height of zero).
+    case emptyImage
+    /// A target size (in pixels, after converting points) is zero, negative or not finite.
+    case invalidTargetSize(width: Double, height: Double)
+    /// The output would have more than ``PlatformImage/maximumPixelCount`` pixels.
+    case outputTooLarge(width: Double, height: Double)
+    /// The crop rectangle (in pixels) does not overlap the image.
+    case cropRectOutsideImage(CGRect)
+    /// A parameter (a radius, a border width) is negative or not finite.
+    case invalidParameter(name: String, value: Double)
 
     public var description: String {
         switch self {
         case .processingFailed: "The processor returned no image"
+        case .emptyImage: "The image has no pixels"
+        case let .invalidTargetSize(width, height):
+            "Invalid target size \(width)×\(height) pixels; both sides must be positive and finite"
+        case let .outputTooLarge(width, height):
+            "The output of \(width)×\(height) pixels exceeds \(PlatformImage.maximumPixelCount) pixels"
+        case let .cropRectOutsideImage(rect):
+            "The crop rectangle \(rect) does not overlap the image"
+        case let .invalidParameter(name, value):
+            "Invalid \(name) \(value); it must be a non-negative finite number"
         }
     }
 }

@@ -119,6 +119,11 @@ private func decode(
         if let scale = context.request.scale, scale > 0, container.image.scale == 1 {
             container.image.scale = Double(scale)
         }
+        if let thumbnail = context.request.thumbnail {
+            // Codecs that scale while decoding get close (JPEG's DCT scaling) or exact (WebP, SVG); the rest
+            // decode the full image. Either way the thumbnail ends up exactly the size the options ask for.
+            container.image = try thumbnail.makeThumbnail(from: container.image, scale: context.request.scale)
+        }
         if container.type == nil {
             container.type = context.type
         }

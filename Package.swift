@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "NukeCore", targets: ["NukeCore"]),
         .library(name: "NukeTestKit", targets: ["NukeTestKit"]),
+        .library(name: "CacheDisk", targets: ["CacheDisk"]),
         .executable(name: "nuke", targets: ["NukeCLI"]),
     ],
     targets: [
@@ -14,6 +15,13 @@ let package = Package(
         .executableTarget(name: "NukeCLI", dependencies: ["NukeCore"]),
         .testTarget(name: "NukeCoreTests", dependencies: ["NukeCore", "NukeTestKit"]),
         .testTarget(name: "NukeTestKitTests", dependencies: ["NukeTestKit", "NukeCore"]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
+        .target(name: "CacheDisk", dependencies: ["NukeCore", "CCrypto", "CXXHash"]),
+        .executableTarget(
+            name: "CacheDiskTestWriter", dependencies: ["CacheDisk"], path: "Tests/CacheDiskTestWriter"),
+        .testTarget(
+            name: "CacheDiskTests", dependencies: ["CacheDisk", "NukeCore", "NukeTestKit", "CacheDiskTestWriter"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import CacheDisk
+
+let blob = Data("123".utf8)
+let otherBlob = Data("456".utf8)
+
+/// A fresh directory under the system's temporary directory, removed with everything in it on `deinit`.
+final class TemporaryDirectory: Sendable {
+    let url: URL
+
+    init() {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("CacheDiskTests-\(UUID().uuidString)", isDirectory: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// A path inside this directory (not created).
+    func path(_ name: String) -> URL {
+        url.appendingPathComponent(name, isDirectory: true)
+    }
+}
+
+/// A wall clock that tests move by hand, for expiry.
+final class TestClock: Sendable {
+    private let time = Locked<Int64>(1_700_000_000 * 1_000_000_000)
+
+    var now: @Sendable () -> Int64 {
+        { [time] in time.withLock { $0 } }
+    }
+
+    func advance(seconds: Double) {
+        time.withLock { $0 += Int64(seconds * 1e9) }
+    }
+}
+
+extension DataCache {
+    /// The entry files in the cache directory, sorted by name.
+    var entryFiles: [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path.path)) ?? []
+        return names.filter { KeyDigest(fileName: $0) != nil }.sorted().map { path.appendingPathComponent($0) }
+    }
+
+    /// The file that holds (or would hold) the entry for `key`.
+    func entryURL(for key: String) -> URL {
+        path.appendingPathComponent(KeyDigest(key: key)?.fileName ?? "")
+    }
+
+    /// Runs `body` with background flushes paused, so staged changes stay in memory until `flush`.
+    func withPausedFlushes(_ body: () throws -> Void) rethrows {
+        isBackgroundFlushPaused = true
+        defer { isBackgroundFlushPaused = false }
+        try body()
+    }
+
+    /// The payload stored in the entry file of `key`, read directly from disk without verification.
+    func payloadOnDisk(for key: String) -> Data? {
+        guard let file = try? Data(contentsOf: entryURL(for: key)) else { return nil }
+        return Data(file.dropFirst(EntryFile.headerSize + key.utf8.count))
+    }
+}
+
+/// The payload the `CacheDiskTestWriter` child process stores for entry `index` (same formula as its `main.swift`).
+func writerPayload(index: Int) -> Data {
+    let count = 100 + (index &* 7919) % 20_000
+    return Data((0..<count).map { UInt8(truncatingIfNeeded: index &* 31 &+ $0 &* 131 &+ ($0 >> 8)) })
+}

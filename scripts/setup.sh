@@ -5,6 +5,9 @@ set -euo pipefail
 
 packages=(
     libcurl4 # FoundationNetworking (URLRequest/URLResponse types) links it at run time
+    libssl-dev # CacheDisk: SHA-256 file names (OpenSSL libcrypto, CCrypto)
+    libxxhash-dev # CacheDisk: XXH3 checksums of entries and journal records (CXXHash)
+    pkgconf # finds libcrypto and libxxhash for the system-library targets
 )
 
 missing=()

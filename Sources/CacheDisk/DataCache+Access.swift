@@ -16,6 +16,7 @@ extension DataCache {
     /// damaged or expired entry is a miss and its file is removed in the background. A hit moves the entry
     /// to the front of the least-recently-used order. Blocks on file I/O, never on other cache work.
     public func cachedData(for key: String) -> Data? {
+        let key = DataCache.canonicalKey(key)
         let now = clock()
         switch state.withLock({ $0.staging.lookup(key) }) {
         case .data(let data, let expiry):
@@ -63,6 +64,7 @@ extension DataCache {
     /// the file exists and, if the index knows it, that it has not expired. A damaged file still counts until
     /// a read finds out.
     public func containsData(for key: String) -> Bool {
+        let key = DataCache.canonicalKey(key)
         let now = clock()
         switch state.withLock({ $0.staging.lookup(key) }) {
         case .data(_, let expiry): return expiry == 0 || expiry > now
@@ -96,6 +98,7 @@ extension DataCache {
             removeData(for: key)
             return
         }
+        let key = DataCache.canonicalKey(key)
         let fileSize = EntryFile.fileSize(keyCount: key.utf8.count, payloadCount: data.count)
         state.withLock { state in
             let change: Staging.Change = fileSize > state.sizeLimit ? .remove : .write(data, expiry: expiry)
@@ -106,6 +109,7 @@ extension DataCache {
 
     /// Stages the removal of `key`'s data and returns immediately. Reads miss at once.
     public func removeData(for key: String) {
+        let key = DataCache.canonicalKey(key)
         state.withLock { $0.staging.stage(.remove, for: key) }
         scheduleFlush()
     }

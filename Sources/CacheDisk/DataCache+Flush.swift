@@ -12,6 +12,7 @@ extension DataCache {
     /// Writes the staged change for `key`, if any, to disk and returns when it is there. Changes to other keys
     /// stay staged, unless a ``removeAll()`` is staged: then everything is flushed, in order.
     public func flush(for key: String) {
+        let key = DataCache.canonicalKey(key)
         queue.sync { performFlush(for: key) }
     }
 

@@ -21,7 +21,8 @@ public import NukeCore
 /// the total is at most 70 % of the limit.
 ///
 /// ## Integrity
-/// A file name is the SHA-256 of its key, so keys never share an entry or escape the directory. Each file
+/// A file name is the SHA-256 of its key, so keys never share an entry or escape the directory. Keys that are
+/// equal as Swift `String`s (canonically equivalent Unicode) are the same key: they are normalized to NFC. Each file
 /// records its key, its length and a checksum; a read returns only an intact entry for the requested key. A
 /// torn, corrupted or mismatched file is a miss and is removed. Entries are not `fsync`ed: after a power
 /// loss, recent entries may be lost, never returned wrong.

@@ -12,7 +12,13 @@ import Foundation
 /// The payload for entry `index`: 100 B to ~20 KB of bytes that depend on the index.
 func payload(index: Int) -> Data {
     let count = 100 + (index &* 7919) % 20_000
-    return Data((0..<count).map { UInt8(truncatingIfNeeded: index &* 31 &+ $0 &* 131 &+ ($0 >> 8)) })
+    var data = Data(count: count)
+    data.withUnsafeMutableBytes { (bytes: UnsafeMutableRawBufferPointer) in
+        for offset in 0..<count {
+            bytes[offset] = UInt8(truncatingIfNeeded: index &* 31 &+ offset &* 131 &+ (offset >> 8))
+        }
+    }
+    return data
 }
 
 let arguments = CommandLine.arguments

@@ -85,7 +85,9 @@ import Testing
     // MARK: File names
 
     @Test func fileNameIsTheSHA256OfTheKey() {
-        #expect(KeyDigest(key: "http://test.com")?.fileName == "8b408a0c7163fdfff06ced3e80d7d2b3acd9db900905c4783c28295b8c996165")
+        #expect(
+            KeyDigest(key: "http://test.com")?.fileName
+                == "8b408a0c7163fdfff06ced3e80d7d2b3acd9db900905c4783c28295b8c996165")
         #expect(KeyDigest(key: "")?.fileName == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     }
 
@@ -563,6 +565,24 @@ import Testing
         #expect(cache[""] == blob)
         #expect(cache.containsData(for: ""))
         #expect(cache.entryFiles == [cache.entryURL(for: "")])
+    }
+
+    @Test func canonicallyEquivalentKeysAreOneEntry() throws {
+        // Given two spellings of "é" that Swift considers equal
+        let decomposed = "caf\u{65}\u{301}"
+        let precomposed = "caf\u{e9}"
+
+        // When
+        cache[decomposed] = blob
+        cache.flush()
+
+        // Then
+        #expect(cache[precomposed] == blob)
+        #expect(cache.entryFiles.count == 1)
+        cache[precomposed] = otherBlob
+        cache.flush()
+        #expect(cache[decomposed] == otherBlob)
+        #expect(cache.entryFiles.count == 1)
     }
 
     @Test func emptyData() {

@@ -67,5 +67,11 @@ extension DataCache {
 /// The payload the `CacheDiskTestWriter` child process stores for entry `index` (same formula as its `main.swift`).
 func writerPayload(index: Int) -> Data {
     let count = 100 + (index &* 7919) % 20_000
-    return Data((0..<count).map { UInt8(truncatingIfNeeded: index &* 31 &+ $0 &* 131 &+ ($0 >> 8)) })
+    var data = Data(count: count)
+    data.withUnsafeMutableBytes { (bytes: UnsafeMutableRawBufferPointer) in
+        for offset in 0..<count {
+            bytes[offset] = UInt8(truncatingIfNeeded: index &* 31 &+ offset &* 131 &+ (offset >> 8))
+        }
+    }
+    return data
 }

@@ -162,7 +162,8 @@ final class Journal {
         }
         for (index, record) in records.enumerated() {
             let position = start + index * JournalRecord.byteCount
-            record.encode(into: UnsafeMutableRawBufferPointer(rebasing: buffer[position..<position + JournalRecord.byteCount]))
+            record.encode(
+                into: UnsafeMutableRawBufferPointer(rebasing: buffer[position..<position + JournalRecord.byteCount]))
         }
         return buffer
     }

@@ -21,7 +21,8 @@ public import NukeCore
 ///
 /// What is checked: misses for unknown keys; stored data is readable at once and after a flush; replace,
 /// remove and `removeAll` (staged and flushed, in order); distinct keys never share data (empty, long,
-/// Unicode, path-like keys); binary and large payloads round-trip exactly; `containsData` agrees with
+/// Unicode, path-like keys); canonically equivalent keys (equal `String`s, different bytes) get the same answers
+/// before and after a flush; binary and large payloads round-trip exactly; `containsData` agrees with
 /// `cachedData`; concurrent readers see only data that was stored for the key; and, if you pass `reopen`,
 /// flushed data survives a new instance over the same storage.
 ///

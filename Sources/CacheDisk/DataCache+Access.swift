@@ -18,7 +18,9 @@ extension DataCache {
     public func cachedData(for key: String) -> Data? {
         let key = DataCache.canonicalKey(key)
         let now = clock()
-        switch state.withLock({ $0.staging.lookup(key) }) {
+        guard let digest = KeyDigest(key: key) else { return recordMiss() }
+        let (staged, knownSize) = state.withLock { ($0.staging.lookup(key), $0.index[digest]?.size) }
+        switch staged {
         case .data(let data, let expiry):
             guard expiry == 0 || expiry > now else { return recordMiss() }
             state.withLock { $0.statistics.hitCount += 1 }
@@ -28,11 +30,10 @@ extension DataCache {
         case .notStaged:
             break
         }
-        guard let digest = KeyDigest(key: key) else { return recordMiss() }
-        switch EntryFile.read(at: layout.entryPath(digest), key: key) {
+        switch EntryFile.read(at: layout.entryPath(digest), key: key, expectedSize: knownSize.map { Int($0) }) {
         case .hit(let data, let expiry, let identity):
             guard expiry == 0 || expiry > now else {
-                scheduleRemoval(of: digest, ifStill: identity, isDamaged: false)
+                if let identity { scheduleRemoval(of: digest, ifStill: identity, isDamaged: false) }
                 return recordMiss()
             }
             let shouldSchedule = state.withLock { state in

@@ -9,12 +9,13 @@ final class ChildWriter: Sendable {
     private let exited = Gate()
 
     /// Starts the child: it stores `count` entries with keys "<prefix>-<i>" and payloads `writerPayload(index:)`,
-    /// flushing and printing "flushed <n>" after every `flushEvery` entries, then prints "done".
-    init(directory: URL, count: Int, prefix: String, flushEvery: Int) throws {
+    /// flushing and printing "flushed <n>" after every `flushEvery` entries, then prints "done". With `forever`
+    /// it rewrites them with the next version (`writerPayload(index:version:)`) until killed.
+    init(directory: URL, count: Int, prefix: String, flushEvery: Int, forever: Bool = false) throws {
         process = Process()
         output = Pipe()
         process.executableURL = try ChildWriter.executableURL()
-        process.arguments = [directory.path, String(count), prefix, String(flushEvery)]
+        process.arguments = [directory.path, String(count), prefix, String(flushEvery)] + (forever ? ["forever"] : [])
         process.standardOutput = output
         let exited = self.exited
         process.terminationHandler = { _ in exited.open() }

@@ -64,14 +64,22 @@ extension DataCache {
     }
 }
 
-/// The payload the `CacheDiskTestWriter` child process stores for entry `index` (same formula as its `main.swift`).
-func writerPayload(index: Int) -> Data {
+/// Version `version` of the payload the `CacheDiskTestWriter` child process stores for entry `index` (same formula
+/// as its `main.swift`).
+func writerPayload(index: Int, version: Int = 0) -> Data {
     let count = 100 + (index &* 7919) % 20_000
     var data = Data(count: count)
     data.withUnsafeMutableBytes { (bytes: UnsafeMutableRawBufferPointer) in
         for offset in 0..<count {
             bytes[offset] = UInt8(truncatingIfNeeded: index &* 31 &+ offset &* 131 &+ (offset >> 8))
         }
+        bytes.storeBytes(of: UInt64(version).littleEndian, toByteOffset: 0, as: UInt64.self)
     }
     return data
+}
+
+/// The version a `CacheDiskTestWriter` payload claims to be (its first 8 bytes).
+func writerPayloadVersion(_ data: Data) -> Int? {
+    guard data.count >= 8 else { return nil }
+    return Int(exactly: data.prefix(8).enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * $1.offset) })
 }

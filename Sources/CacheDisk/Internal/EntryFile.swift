@@ -39,8 +39,8 @@ enum EntryFile {
     }
 
     enum ReadResult {
-        /// The entry is intact and belongs to the key.
-        case hit(Data, expiry: Int64, FileIdentity)
+        /// The entry is intact and belongs to the key. The file's identity is known if it has an expiry.
+        case hit(Data, expiry: Int64, FileIdentity?)
         /// No file at the path.
         case missing
         /// The file is torn, corrupted or belongs to another key.
@@ -99,7 +99,10 @@ enum EntryFile {
     }
 
     /// Reads and verifies the entry at `path` for `key`.
-    static func read(at path: String, key: String) -> ReadResult {
+    ///
+    /// `expectedSize` (what the index knows) saves an `fstat` when it is right; when it is wrong (another
+    /// instance replaced the file), the file is measured and read again.
+    static func read(at path: String, key: String, expectedSize: Int?) -> ReadResult {
         let fd: Int32
         do {
             fd = try FileSystem.openFile(path, O_RDONLY)
@@ -108,6 +111,12 @@ enum EntryFile {
             return .failed(error)
         }
         defer { close(fd) }
+        if let expectedSize, expectedSize >= headerSize,
+            case .some(.hit(let data, let expiry, let identity)) = read(
+                fd, path: path, key: key, size: expectedSize, isSizeKnown: false)
+        {
+            return .hit(data, expiry: expiry, identity)
+        }
         let status: stat
         do {
             status = try FileSystem.status(fd: fd, path: path)
@@ -117,20 +126,30 @@ enum EntryFile {
         let identity = FileIdentity(status)
         let size = Int(status.st_size)
         guard size >= headerSize else { return .damaged(identity) }
+        return read(fd, path: path, key: key, size: size, isSizeKnown: true) ?? .damaged(identity)
+    }
 
-        let base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-        let buffer = UnsafeMutableRawBufferPointer(start: base, count: size)
+    /// Reads a file of `size` bytes (unless `isSizeKnown`, one more byte is asked for, to notice a longer file)
+    /// and verifies it; `nil` if it is another size or damaged.
+    private static func read(_ fd: Int32, path: String, key: String, size: Int, isSizeKnown: Bool) -> ReadResult? {
+        let capacity = isSizeKnown ? size : size + 1
+        let base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         let count: Int
         do {
-            count = try FileSystem.readFully(fd, into: buffer, at: 0, path: path)
+            count = try FileSystem.readFully(
+                fd, into: UnsafeMutableRawBufferPointer(start: base, count: capacity), at: 0, path: path)
         } catch {
             base.deallocate()
             return .failed(error)
         }
-        guard count == size, let header = verify(UnsafeRawBufferPointer(buffer), key: key) else {
+        guard count == size,
+            let header = verify(UnsafeRawBufferPointer(start: base, count: size), key: key)
+        else {
             base.deallocate()
-            return .damaged(identity)
+            return nil
         }
+        // The identity is only needed to remove the file once it expires.
+        let identity = header.expiry == 0 ? nil : (try? FileSystem.status(fd: fd, path: path)).map(FileIdentity.init)
         guard header.payloadLength > 0 else {
             base.deallocate()
             return .hit(Data(), expiry: header.expiry, identity)

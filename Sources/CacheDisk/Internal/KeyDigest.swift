@@ -93,7 +93,8 @@ struct KeyDigest: Hashable, Sendable {
             withUnsafeMutablePointer(to: &empty) { emptyPointer in
                 EVP_Digest(
                     bytes.baseAddress ?? UnsafeRawPointer(emptyPointer), bytes.count,
-                    output.baseAddress?.assumingMemoryBound(to: UInt8.self), &length, EVP_sha256(), nil)
+                    output.baseAddress?.assumingMemoryBound(to: UInt8.self), &length,
+                    SHA256Algorithm.shared.algorithm, nil)
             }
         }
         guard status == 1, length == 32 else { return nil }
@@ -101,5 +102,30 @@ struct KeyDigest: Hashable, Sendable {
             UInt64(littleEndian: digest.0), UInt64(littleEndian: digest.1),
             UInt64(littleEndian: digest.2), UInt64(littleEndian: digest.3)
         )
+    }
+
+    /// The digest bytes are uniformly distributed already: the first word is a good enough hash.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(w0)
+    }
+}
+
+/// OpenSSL's SHA-256 implementation, fetched once: with OpenSSL 3, passing the legacy `EVP_sha256()` makes every
+/// digest look the implementation up again, which costs more than hashing a URL.
+private final class SHA256Algorithm: @unchecked Sendable {
+    // @unchecked: a fetched `EVP_MD` is immutable and reference-counted by OpenSSL, safe to use from any thread.
+    static let shared = SHA256Algorithm()
+
+    private let fetched: OpaquePointer?
+
+    /// The fetched implementation, or the legacy one if fetching failed.
+    var algorithm: OpaquePointer? { fetched ?? EVP_sha256() }
+
+    private init() {
+        fetched = EVP_MD_fetch(nil, "SHA256", nil)
+    }
+
+    deinit {
+        EVP_MD_free(fetched)
     }
 }

@@ -146,7 +146,8 @@ extension DataCache {
         var writeCount = 0
         var settledWrites = 0  // renamed into place or failed
         do {
-            try withDirectoryLock {
+            // Only writes bring back a deleted directory; removals and reads recorded there went with it.
+            try withDirectoryLock(creatingDirectory: changes.contains { $0.temporaryPath != nil }) {
                 var records: [JournalRecord] = []
                 if batch.removeAllSequence != nil {
                     try removeAllEntryFiles()

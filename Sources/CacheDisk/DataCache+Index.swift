@@ -3,7 +3,7 @@ import Foundation
 extension DataCache {
     /// Loads the index under the directory lock and removes temporary files of dead processes. Runs on `queue`.
     func open() throws {
-        try withDirectoryLock {
+        try withDirectoryLock(creatingDirectory: true) {
             layout.removeStaleTemporaryFiles(now: clock())
             try compactJournalIfNeeded()
         }
@@ -11,8 +11,15 @@ extension DataCache {
 
     /// Runs `body` holding the directory lock, after bringing the index up to date with the journal. Runs on
     /// `queue`.
-    func withDirectoryLock<T>(_ body: () throws -> T) throws -> T {
-        try disk.lock.lock()
+    ///
+    /// If the directory is gone and `creatingDirectory` is `false`, the index is emptied (the entries went with
+    /// the directory) and `body` is not run: `nil`.
+    @discardableResult
+    func withDirectoryLock<T>(creatingDirectory: Bool = false, _ body: () throws -> T) throws -> T? {
+        guard try disk.lock.lock(creatingDirectory: creatingDirectory) else {
+            state.withLock { $0.index.removeAll() }
+            return nil
+        }
         defer { disk.lock.unlock() }
         try synchronizeIndex()
         return try body()

@@ -33,7 +33,8 @@ public import NukeCore
 /// replays to keep sizes and access order current; an instance created later sees everything flushed before.
 ///
 /// ## Failures
-/// If the directory is deleted while the cache runs, the next write recreates it. If it cannot be written
+/// If the directory is deleted while the cache runs, reads miss and the totals drop to zero; the next write
+/// recreates it (bookkeeping such as recording reads never does). If it cannot be written
 /// (say a file sits where the directory was), writes are dropped, reads miss, and ``lastError`` says why;
 /// nothing traps.
 ///

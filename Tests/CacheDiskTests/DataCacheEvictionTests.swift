@@ -12,7 +12,7 @@ import Testing
     let entrySize = EntryFile.fileSize(keyCount: 2, payloadCount: 10_000)
 
     init() throws {
-        cache = try DataCache(path: directory.path("cache"))
+        cache = try directory.makeCache()
     }
 
     private func value(_ index: Int) -> Data {
@@ -56,7 +56,7 @@ import Testing
         cache.flush()
 
         // When a new instance goes over its limit
-        let reopened = try DataCache(path: cache.path)
+        let reopened = try directory.makeCache()
         reopened.sizeLimit = entrySize * 10 + entrySize / 2
         reopened["k10"] = value(10)
         reopened.flush()

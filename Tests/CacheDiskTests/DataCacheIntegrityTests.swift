@@ -11,7 +11,7 @@ import Testing
     let payload = Data((0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
 
     init() throws {
-        cache = try DataCache(path: directory.path("cache"))
+        cache = try directory.makeCache()
         cache["key"] = payload
         cache["other"] = otherBlob
         cache.flush()
@@ -82,7 +82,7 @@ import Testing
         #expect(cache["key"] == nil)
 
         // … and replaced by another instance before the removal runs
-        let other = try DataCache(path: cache.path)
+        let other = try directory.makeCache()
         other["key"] = blob
         other.flush()
         cache.queue.resume()
@@ -118,7 +118,7 @@ import Testing
         try handle.close()
 
         // When
-        let reopened = try DataCache(path: cache.path)
+        let reopened = try directory.makeCache()
 
         // Then
         #expect(reopened.totalCount == 2)
@@ -138,7 +138,7 @@ import Testing
         }
 
         // When
-        let reopened = try DataCache(path: cache.path)
+        let reopened = try directory.makeCache()
 
         // Then
         #expect(reopened.totalCount == 2)
@@ -157,7 +157,7 @@ import Testing
         try Data("y".utf8).write(to: ours)
 
         // When
-        _ = try DataCache(path: cache.path)
+        _ = try directory.makeCache()
 
         // Then
         #expect(!FileManager.default.fileExists(atPath: orphan.path))

@@ -11,12 +11,12 @@ import Testing
 
     @Test func freshInstanceSeesWhatAnEarlierOneFlushed() throws {
         // Given
-        let first = try DataCache(path: path)
+        let first = try directory.makeCache()
         for index in 0..<20 { first["k\(index)"] = writerPayload(index: index) }
         first.flush()
 
         // When
-        let second = try DataCache(path: path)
+        let second = try directory.makeCache()
 
         // Then
         for index in 0..<20 { #expect(second["k\(index)"] == writerPayload(index: index)) }
@@ -26,8 +26,8 @@ import Testing
 
     @Test func runningInstancesSeeEachOthersChanges() throws {
         // Given two instances open at once
-        let first = try DataCache(path: path)
-        let second = try DataCache(path: path)
+        let first = try directory.makeCache()
+        let second = try directory.makeCache()
 
         // When one writes, the other reads it and counts it
         first["a"] = blob
@@ -52,8 +52,8 @@ import Testing
 
     @Test func evictionBySecondInstanceUsesReadsOfTheFirst() throws {
         // Given ten entries written by one instance, of which k0 was read last by another
-        let first = try DataCache(path: path)
-        let second = try DataCache(path: path)
+        let first = try directory.makeCache()
+        let second = try directory.makeCache()
         let entrySize = EntryFile.fileSize(keyCount: 2, payloadCount: 1_000)
         for index in 0..<10 {
             first["k\(index)"] = Data(count: 1_000)
@@ -75,7 +75,7 @@ import Testing
 
     @Test func twoInstancesWritingConcurrentlyNeverTearReads() async throws {
         // Given two instances and several versions of each shared key
-        let caches = [try DataCache(path: path), try DataCache(path: path)]
+        let caches = [try directory.makeCache(), try directory.makeCache()]
         let keys = (0..<8).map { "shared-\($0)" }
         @Sendable func version(_ key: String, _ writer: Int) -> Data {
             var data = Data(repeating: UInt8(writer), count: 20_000 + writer * 5_000)
@@ -122,7 +122,7 @@ import Testing
 
     @Test func entriesWrittenByAnotherProcessAreReadBack() async throws {
         // Given a cache open before the other process starts
-        let cache = try DataCache(path: path)
+        let cache = try directory.makeCache()
 
         // When a child process writes 300 entries and exits
         let child = try ChildWriter(directory: path, count: 300, prefix: "child", flushEvery: 50)
@@ -146,7 +146,7 @@ import Testing
         #expect(exit.wasKilledBySignal)
 
         // When a fresh cache opens the directory
-        let cache = try DataCache(path: path)
+        let cache = try directory.makeCache()
 
         // Then every entry reads back as exactly one of the versions written, or is a miss; the entries flushed
         // before the kill are all there
@@ -173,7 +173,7 @@ import Testing
 
     @Test func parentAndChildWritingAtOnceSeeEachOthersEntries() async throws {
         // Given
-        let cache = try DataCache(path: path)
+        let cache = try directory.makeCache()
         let child = try ChildWriter(directory: path, count: 1_000, prefix: "child", flushEvery: 100)
 
         // When this process writes too, reading the child's entries as they appear
@@ -194,6 +194,6 @@ import Testing
             #expect(cache["parent-\(index)"] == writerPayload(index: index + 7))
         }
         #expect(cache.totalCount == 2_000)
-        #expect(try DataCache(path: path).totalCount == 2_000)
+        #expect(try directory.makeCache().totalCount == 2_000)
     }
 }

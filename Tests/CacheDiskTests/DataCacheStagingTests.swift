@@ -9,7 +9,7 @@ import Testing
     let cache: DataCache
 
     init() throws {
-        cache = try DataCache(path: directory.path("cache"))
+        cache = try directory.makeCache()
     }
 
     // MARK: Add

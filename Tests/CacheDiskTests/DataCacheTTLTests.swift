@@ -10,7 +10,7 @@ import Testing
     let cache: DataCache
 
     init() throws {
-        cache = try DataCache(path: directory.path("cache"), clock: clock.now)
+        cache = try directory.makeCache(clock: clock.now)
     }
 
     @Test func stagedEntryExpires() {
@@ -73,7 +73,7 @@ import Testing
 
         // When a fresh instance reads it after the expiry
         clock.advance(seconds: 6)
-        let reopened = try DataCache(path: cache.path, clock: clock.now)
+        let reopened = try directory.makeCache(clock: clock.now)
 
         // Then
         #expect(reopened["a"] == nil)

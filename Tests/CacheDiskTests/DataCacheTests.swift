@@ -9,7 +9,7 @@ import Testing
     let cache: DataCache
 
     init() throws {
-        cache = try DataCache(path: directory.path("cache"))
+        cache = try directory.makeCache()
     }
 
     // MARK: Init
@@ -19,7 +19,7 @@ import Testing
         let path = directory.path("a/b/c")
 
         // When
-        let cache = try DataCache(path: path)
+        let cache = try directory.makeCache("a/b/c")
 
         // Then
         #expect(cache.path == path.standardizedFileURL)
@@ -146,4 +146,24 @@ import Testing
         #expect(cache.totalSize == 0)
     }
 
+
+    @Test func onlyWritesBringBackADeletedDirectory() throws {
+        // Given a read waiting to be recorded, and a deleted directory
+        cache["1"] = blob
+        cache.flush()
+        #expect(cache["1"] == blob)
+        try FileManager.default.removeItem(at: cache.path)
+
+        // When the cache does bookkeeping: records the read, counts, sweeps, removes
+        cache.flush()
+        #expect(cache.totalCount == 0)
+        cache.sweep()
+        cache["1"] = nil
+        cache.removeAll()
+        cache.flush()
+
+        // Then the directory stays deleted
+        #expect(!FileManager.default.fileExists(atPath: cache.path.path))
+        #expect(cache.lastError == nil)
+    }
 }

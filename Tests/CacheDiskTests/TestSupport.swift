@@ -7,8 +7,12 @@ let blob = Data("123".utf8)
 let otherBlob = Data("456".utf8)
 
 /// A fresh directory under the system's temporary directory, removed with everything in it on `deinit`.
+///
+/// Make caches in it with ``makeCache(_:clock:)``: they are flushed before the directory is removed, so no
+/// background write brings it back.
 final class TemporaryDirectory: Sendable {
     let url: URL
+    private let caches = Locked<[DataCache]>([])
 
     init() {
         url = FileManager.default.temporaryDirectory
@@ -16,7 +20,16 @@ final class TemporaryDirectory: Sendable {
     }
 
     deinit {
+        for cache in caches.withLock({ $0 }) { cache.flush() }
         try? FileManager.default.removeItem(at: url)
+    }
+
+    /// A cache in the subdirectory `name`, flushed before this directory is removed.
+    func makeCache(_ name: String = "cache", clock: (@Sendable () -> Int64)? = nil) throws -> DataCache {
+        let cache =
+            if let clock { try DataCache(path: path(name), clock: clock) } else { try DataCache(path: path(name)) }
+        caches.withLock { $0.append(cache) }
+        return cache
     }
 
     /// A path inside this directory (not created).

@@ -9,8 +9,8 @@
 /// An exclusive `flock(2)` on the cache's lock file, shared by every instance and process using the directory.
 ///
 /// `flock` locks belong to an open file description, so two instances in one process exclude each other too
-/// (unlike `fcntl` locks). If the directory was deleted, ``lock()`` recreates it and locks the new lock file:
-/// it checks after locking that the path still names the file it locked.
+/// (unlike `fcntl` locks). If the directory was deleted, ``lock(creatingDirectory:)`` recreates it (or reports
+/// it gone) and locks the new lock file: it checks after locking that the path still names the file it locked.
 ///
 /// Owned by one ``DataCache`` and used from its serial queue only.
 final class DirectoryLock {
@@ -25,10 +25,15 @@ final class DirectoryLock {
         if fd >= 0 { close(fd) }
     }
 
-    /// Blocks until this instance holds the lock.
-    func lock() throws(DataCache.Error) {
+    /// Blocks until this instance holds the lock; returns `true` once it does.
+    ///
+    /// If the cache directory is gone, `creatingDirectory` decides: recreate it (for writes) or return `false`
+    /// without locking (for bookkeeping, which must not bring back a directory someone deleted). Missing
+    /// metadata inside an existing directory is always recreated.
+    func lock(creatingDirectory: Bool) throws(DataCache.Error) -> Bool {
         for _ in 0..<8 {
             if fd < 0 {
+                if !creatingDirectory, try FileSystem.status(layout.root) == nil { return false }
                 try layout.createDirectories()
                 fd = try FileSystem.openFile(layout.lock, O_RDWR | O_CREAT)
             }
@@ -37,7 +42,7 @@ final class DirectoryLock {
             }
             let locked = try FileSystem.status(fd: fd, path: layout.lock)
             if let current = try FileSystem.status(layout.lock), FileIdentity(current) == FileIdentity(locked) {
-                return
+                return true
             }
             // The lock file was deleted or replaced while it was open: start over with the one at the path.
             close(fd)

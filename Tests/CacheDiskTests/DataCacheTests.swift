@@ -146,7 +146,6 @@ import Testing
         #expect(cache.totalSize == 0)
     }
 
-
     @Test func onlyWritesBringBackADeletedDirectory() throws {
         // Given a read waiting to be recorded, and a deleted directory
         cache["1"] = blob

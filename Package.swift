@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "DecoderJPEG", targets: ["DecoderJPEG"]),
         .library(name: "DecoderWebP", targets: ["DecoderWebP"]),
         .library(name: "DecoderSVG", targets: ["DecoderSVG"]),
+        .library(name: "CacheDisk", targets: ["CacheDisk"]),
         .executable(name: "nuke", targets: ["NukeCLI"]),
     ],
     targets: [
@@ -42,6 +43,13 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: ["NukeCore", "NukeTestKit", "DecoderPNG", "DecoderJPEG", "DecoderWebP", "DecoderSVG"]),
         .testTarget(name: "NukeTestKitTests", dependencies: ["NukeTestKit", "NukeCore"]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
+        .target(name: "CacheDisk", dependencies: ["NukeCore", "CCrypto", "CXXHash"]),
+        .executableTarget(
+            name: "CacheDiskTestWriter", dependencies: ["CacheDisk"], path: "Tests/CacheDiskTestWriter"),
+        .testTarget(
+            name: "CacheDiskTests", dependencies: ["CacheDisk", "NukeCore", "NukeTestKit", "CacheDiskTestWriter"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,6 +11,8 @@ packages=(
     libwebp-dev         # DecoderWebP (CWebP: libwebp + libwebpdemux)
     librsvg2-dev        # DecoderSVG (CRSVG: librsvg, cairo, GLib)
     fonts-dejavu-core   # a font for the SVG text-rendering tests
+    libssl-dev          # CacheDisk: SHA-256 file names (OpenSSL libcrypto, CCrypto)
+    libxxhash-dev       # CacheDisk: XXH3 checksums of entries and journal records (CXXHash)
 )
 
 # Only for the benchmark package (Benchmarks/), which compares against these libraries in-process:

@@ -1,0 +1,129 @@
+public import Foundation
+
+extension DataCache {
+    /// The data for `key`, or `nil`; setting `nil` removes it. The same as ``cachedData(for:)``,
+    /// ``storeData(_:for:)`` and ``removeData(for:)``.
+    public subscript(key: String) -> Data? {
+        get { cachedData(for: key) }
+        set {
+            if let newValue { storeData(newValue, for: key) } else { removeData(for: key) }
+        }
+    }
+
+    /// The data stored for `key`, or `nil`.
+    ///
+    /// Sees staged changes first; otherwise reads the entry file and verifies its length, key and checksum. A
+    /// damaged or expired entry is a miss and its file is removed in the background. A hit moves the entry
+    /// to the front of the least-recently-used order. Blocks on file I/O, never on other cache work.
+    public func cachedData(for key: String) -> Data? {
+        let key = DataCache.canonicalKey(key)
+        let now = clock()
+        guard let digest = KeyDigest(key: key) else { return recordMiss() }
+        let (staged, knownSize) = state.withLock { ($0.staging.lookup(key), $0.index[digest]?.size) }
+        switch staged {
+        case .data(let data, let expiry):
+            guard expiry == 0 || expiry > now else { return recordMiss() }
+            state.withLock { $0.statistics.hitCount += 1 }
+            return data
+        case .removed:
+            return recordMiss()
+        case .notStaged:
+            break
+        }
+        switch EntryFile.read(at: layout.entryPath(digest), key: key, expectedSize: knownSize.map { Int($0) }) {
+        case .hit(let data, let expiry, let identity):
+            guard expiry == 0 || expiry > now else {
+                if let identity { scheduleRemoval(of: digest, ifStill: identity, isDamaged: false) }
+                return recordMiss()
+            }
+            let shouldSchedule = state.withLock { state in
+                state.statistics.hitCount += 1
+                let time = state.timestamp(now)
+                state.index.touch(digest, at: time)
+                state.pendingAccesses[digest] = time
+                defer { state.isAccessCommitScheduled = true }
+                return !state.isAccessCommitScheduled
+            }
+            if shouldSchedule { scheduleAccessCommit() }
+            return data
+        case .missing:
+            if state.withLock({ $0.index[digest] != nil }) {
+                scheduleRemoval(of: digest, ifStill: nil, isDamaged: false)
+            }
+            return recordMiss()
+        case .damaged(let identity):
+            state.withLock { $0.statistics.damagedEntryCount += 1 }
+            scheduleRemoval(of: digest, ifStill: identity, isDamaged: true)
+            return recordMiss()
+        case .failed(let error):
+            state.withLock { $0.lastError = error }
+            return recordMiss()
+        }
+    }
+
+    /// `true` if data is stored for `key`, without reading the entry file: checks staged changes, then whether
+    /// the file exists and, if the index knows it, that it has not expired. A damaged file still counts until
+    /// a read finds out.
+    public func containsData(for key: String) -> Bool {
+        let key = DataCache.canonicalKey(key)
+        let now = clock()
+        switch state.withLock({ $0.staging.lookup(key) }) {
+        case .data(_, let expiry): return expiry == 0 || expiry > now
+        case .removed: return false
+        case .notStaged: break
+        }
+        guard let digest = KeyDigest(key: key),
+            let status = try? FileSystem.status(layout.entryPath(digest)),
+            !FileSystem.isDirectory(status)
+        else { return false }
+        return state.withLock { !($0.index[digest]?.isExpired(at: now) ?? false) }
+    }
+
+    /// Stages `data` for `key`, replacing any earlier value, and returns immediately; a background queue
+    /// writes it. Reads see it at once.
+    public func storeData(_ data: Data, for key: String) {
+        storeData(data, for: key, ttl: nil)
+    }
+
+    /// Stages `data` for `key` with a time to live: after `ttl` seconds reads miss and sweeps remove it.
+    /// `nil` keeps it until evicted; a `ttl` of zero or less removes the key instead. Returns immediately.
+    ///
+    /// Data whose entry file would be larger than ``sizeLimit`` is not stored (and any earlier value is
+    /// removed), since keeping it would evict everything else.
+    public func storeData(_ data: Data, for key: String, ttl: TimeInterval?) {
+        let expiry: Int64
+        switch ttl {
+        case nil: expiry = 0
+        case let ttl? where ttl > 0: expiry = clock() &+ Int64(min(ttl, 1e9) * 1e9)
+        default:
+            removeData(for: key)
+            return
+        }
+        let key = DataCache.canonicalKey(key)
+        let fileSize = EntryFile.fileSize(keyCount: key.utf8.count, payloadCount: data.count)
+        state.withLock { state in
+            let change: Staging.Change = fileSize > state.sizeLimit ? .remove : .write(data, expiry: expiry)
+            state.staging.stage(change, for: key)
+        }
+        scheduleFlush()
+    }
+
+    /// Stages the removal of `key`'s data and returns immediately. Reads miss at once.
+    public func removeData(for key: String) {
+        let key = DataCache.canonicalKey(key)
+        state.withLock { $0.staging.stage(.remove, for: key) }
+        scheduleFlush()
+    }
+
+    /// Stages the removal of every entry in the directory (including those written by other instances) and
+    /// returns immediately. Reads miss at once; data stored after this call is kept.
+    public func removeAll() {
+        state.withLock { $0.staging.stageRemoveAll() }
+        scheduleFlush()
+    }
+
+    private func recordMiss() -> Data? {
+        state.withLock { $0.statistics.missCount += 1 }
+        return nil
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+
+extension DataCache {
+    /// Loads the index under the directory lock and removes temporary files of dead processes. Runs on `queue`.
+    func open() throws {
+        try withDirectoryLock(creatingDirectory: true) {
+            layout.removeStaleTemporaryFiles(now: clock())
+            try compactJournalIfNeeded()
+        }
+    }
+
+    /// Runs `body` holding the directory lock, after bringing the index up to date with the journal. Runs on
+    /// `queue`.
+    ///
+    /// If the directory is gone and `creatingDirectory` is `false`, the index is emptied (the entries went with
+    /// the directory) and `body` is not run: `nil`.
+    @discardableResult
+    func withDirectoryLock<T>(creatingDirectory: Bool = false, _ body: () throws -> T) throws -> T? {
+        guard try disk.lock.lock(creatingDirectory: creatingDirectory) else {
+            state.withLock { $0.index.removeAll() }
+            return nil
+        }
+        defer { disk.lock.unlock() }
+        try synchronizeIndex()
+        return try body()
+    }
+
+    /// `body` applied to the index after bringing it up to date with the journal (or to the index as it is, if
+    /// the directory can't be locked).
+    func synchronizedIndex<T>(_ body: (CacheIndex) -> T) -> T {
+        queue.sync { recordingFailure { try withDirectoryLock {} } }
+        return state.withLock { body($0.index) }
+    }
+
+    var isOverLimit: Bool {
+        state.withLock { $0.index.totalSize > Int64($0.sizeLimit) }
+    }
+
+    /// Appends `records` to the journal and applies them to the index. Call with the directory lock held.
+    func commit(_ records: [JournalRecord]) throws {
+        guard !records.isEmpty else { return }
+        try disk.journal.append(records)
+        state.withLock { state in
+            for record in records { state.index.apply(record) }
+        }
+    }
+
+    private func synchronizeIndex() throws {
+        switch try disk.journal.readNewRecords() {
+        case .appended(let records, let isTorn):
+            state.withLock { state in
+                for record in records { state.index.apply(record) }
+            }
+            if isTorn { try reconcileWithDirectory(rebuild: false) }
+        case .replaced(let records, let isTorn):
+            state.withLock { state in
+                state.index.removeAll()
+                for record in records { state.index.apply(record) }
+                for (digest, time) in state.pendingAccesses { state.index.touch(digest, at: time) }
+            }
+            if isTorn { try reconcileWithDirectory(rebuild: false) }
+        case .missing:
+            try reconcileWithDirectory(rebuild: true)
+        }
+    }
+
+    /// Makes the index match the entry files in the directory: forgets entries whose file is gone, adds files it
+    /// doesn't know (reading their headers; access time = modification time) and removes files that are not
+    /// intact entries. With `rebuild`, starts from an empty index and writes a new journal. Call with the
+    /// directory lock held.
+    func reconcileWithDirectory(rebuild: Bool) throws {
+        if rebuild { state.withLock { $0.index.removeAll() } }
+        let known = state.withLock { $0.index.entries }
+        let names = try FileSystem.contentsOfDirectory(layout.root) ?? []
+        var present = Set<KeyDigest>()
+        present.reserveCapacity(names.count)
+        var records: [JournalRecord] = []
+        for name in names {
+            guard let digest = KeyDigest(fileName: name) else { continue }
+            present.insert(digest)
+            guard known[digest] == nil else { continue }
+            let path = layout.root + "/" + name
+            if let (header, status) = EntryFile.readHeader(at: path) {
+                records.append(
+                    JournalRecord(
+                        kind: .add, digest: digest, size: Int64(header.fileSize),
+                        time: FileSystem.modificationNanoseconds(status), expiry: header.expiry))
+            } else if let status = try FileSystem.status(path), !FileSystem.isDirectory(status) {
+                try FileSystem.removeFile(path)
+            }
+        }
+        for digest in known.keys where !present.contains(digest) {
+            records.append(JournalRecord(kind: .remove, digest: digest))
+        }
+        if rebuild {
+            state.withLock { state in
+                for record in records { state.index.apply(record) }
+                for (digest, time) in state.pendingAccesses { state.index.touch(digest, at: time) }
+            }
+            try rewriteJournal()
+        } else {
+            try commit(records)
+        }
+    }
+
+    /// Evicts expired entries and, unless `expiredOnly`, least-recently-used ones down to 70 % of the limit.
+    /// Call with the directory lock held.
+    func trim(expiredOnly: Bool) throws {
+        let now = clock()
+        let victims = state.withLock { state in
+            let target = expiredOnly ? Int64.max : Int64(Double(state.sizeLimit) * DataCache.trimRatio)
+            return state.index.victims(targetSize: target, now: now)
+        }
+        guard !victims.isEmpty else { return }
+        var records: [JournalRecord] = []
+        var bytes = 0
+        for victim in victims {
+            try FileSystem.removeFile(layout.entryPath(victim.digest))
+            records.append(JournalRecord(kind: .remove, digest: victim.digest))
+            bytes += Int(victim.entry.size)
+        }
+        try commit(records)
+        state.withLock { state in
+            state.statistics.evictionCount += victims.count
+            state.statistics.bytesEvicted += bytes
+        }
+    }
+
+    /// Removes every entry file in the directory. Call with the directory lock held.
+    func removeAllEntryFiles() throws {
+        for name in try FileSystem.contentsOfDirectory(layout.root) ?? [] where KeyDigest(fileName: name) != nil {
+            let path = layout.root + "/" + name
+            if let status = try FileSystem.status(path), !FileSystem.isDirectory(status) {
+                try FileSystem.removeFile(path)
+            }
+        }
+    }
+
+    /// Rewrites the journal as one record per entry once it holds many more records than entries.
+    func compactJournalIfNeeded() throws {
+        let count = state.withLock { $0.index.count }
+        if disk.journal.recordCount > 2 * count + 4096 { try rewriteJournal() }
+    }
+
+    private func rewriteJournal() throws {
+        let records = state.withLock { $0.index.snapshotRecords }
+        try disk.journal.rewrite(records, temporaryPath: disk.makeTemporaryPath())
+    }
+}

@@ -1,0 +1,182 @@
+public import Foundation
+public import NukeCore
+
+/// A least-recently-used disk cache for encoded image data: one file per key in a directory, safe across
+/// threads, instances and processes.
+///
+/// ```swift
+/// let cache = try DataCache(name: "com.example.images")   // ~/.cache/com.example.images
+/// cache.sizeLimit = 500 << 20
+/// let pipeline = ImagePipeline { $0.dataCache = cache }
+/// ```
+///
+/// ## Writes
+/// ``storeData(_:for:)`` returns immediately: the change is staged in memory and written by a background
+/// queue (to a temporary file, then renamed into place). Reads and ``containsData(for:)`` see staged changes,
+/// removals included. ``flush()`` waits until everything staged so far is on disk.
+///
+/// ## Size
+/// After a flush pushes ``totalSize`` over ``sizeLimit``, the cache removes expired entries and then the least
+/// recently used ones (by the order of reads and writes the cache records itself, not file access times) until
+/// the total is at most 70 % of the limit.
+///
+/// ## Integrity
+/// A file name is the SHA-256 of its key, so keys never share an entry or escape the directory. Keys that are
+/// equal as Swift `String`s (canonically equivalent Unicode) are the same key: they are normalized to NFC. Each file
+/// records its key, its length and a checksum; a read returns only an intact entry for the requested key. A
+/// torn, corrupted or mismatched file is a miss and is removed. Entries are not `fsync`ed: after a power
+/// loss, recent entries may be lost, never returned wrong.
+///
+/// ## Sharing a directory
+/// Any number of instances, in any number of processes, can use the same directory. Changes to the set of
+/// entries are made under an exclusive `flock(2)` and logged in a shared journal, which every instance
+/// replays to keep sizes and access order current; an instance created later sees everything flushed before.
+///
+/// ## Failures
+/// If the directory is deleted while the cache runs, reads miss and the totals drop to zero; the next write
+/// recreates it (bookkeeping such as recording reads never does). If it cannot be written
+/// (say a file sits where the directory was), writes are dropped, reads miss, and ``lastError`` says why;
+/// nothing traps.
+///
+/// Every method is safe to call from any thread.
+public final class DataCache: DataCaching, Sendable {
+    /// The default ``sizeLimit``: 150 MB.
+    public static let defaultSizeLimit = 150 * 1024 * 1024
+
+    /// The fraction of ``sizeLimit`` a sweep trims the cache to.
+    static let trimRatio = 0.7
+
+    /// The cache directory.
+    public let path: URL
+
+    let layout: DirectoryLayout
+    let state: Locked<State>
+    /// Serialises disk work: flushes, sweeps, removals of damaged entries. ``disk`` is used only on it.
+    let queue: DispatchQueue
+    let disk: Disk
+    /// The wall clock in nanoseconds since 1970; injectable for expiry tests.
+    let clock: @Sendable () -> Int64
+
+    struct State {
+        var staging = Staging()
+        var index = CacheIndex()
+        /// Reads not yet written to the journal: digest → time.
+        var pendingAccesses: [KeyDigest: Int64] = [:]
+        var isFlushScheduled = false
+        var isAccessCommitScheduled = false
+        /// Test hook: while set, staged changes wait for an explicit ``DataCache/flush()``.
+        var isBackgroundFlushPaused = false
+        var sizeLimit = DataCache.defaultSizeLimit
+        var statistics = Statistics()
+        var lastError: Error?
+        var lastTimestamp: Int64 = 0
+
+        /// The wall clock, made strictly increasing so accesses within this instance are totally ordered.
+        mutating func timestamp(_ now: Int64) -> Int64 {
+            lastTimestamp = max(now, lastTimestamp + 1)
+            return lastTimestamp
+        }
+    }
+
+    /// Opens (creating it if needed) a cache in a directory called `name` in the user's cache directory:
+    /// `$XDG_CACHE_HOME/name` if `XDG_CACHE_HOME` is an absolute path, else `~/.cache/name`.
+    ///
+    /// - Throws: ``Error/invalidName(_:)`` unless `name` is a single path component; otherwise as
+    ///   ``init(path:)``.
+    public convenience init(name: String) throws {
+        try self.init(path: DataCache.directory(forName: name, environment: ProcessInfo.processInfo.environment))
+    }
+
+    /// Opens (creating it if needed) a cache in the directory at `path`, and loads its index.
+    ///
+    /// Other instances, in this or other processes, may use the same directory at the same time.
+    ///
+    /// - Throws: ``Error/notAFileURL(_:)``, ``Error/notADirectory(path:)`` if a file is in the way, or
+    ///   ``Error/fileSystem(operation:path:errno:)`` if the directory cannot be created, locked or read.
+    public convenience init(path: URL) throws {
+        try self.init(path: path, clock: FileSystem.wallClockNanoseconds)
+    }
+
+    init(path: URL, clock: @escaping @Sendable () -> Int64) throws {
+        guard path.isFileURL else { throw Error.notAFileURL(path) }
+        let standardized = path.standardizedFileURL
+        var root = standardized.path
+        while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
+        self.path = standardized
+        self.clock = clock
+        layout = DirectoryLayout(root: root)
+        state = Locked(State())
+        queue = DispatchQueue(label: "Nuke.DataCache", qos: .utility)
+        disk = Disk(layout: layout)
+        try layout.createDirectories()
+        try queue.sync { try self.open() }
+    }
+
+    static func directory(forName name: String, environment: [String: String]) throws -> URL {
+        guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else {
+            throw Error.invalidName(name)
+        }
+        let base: String
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            base = xdg
+        } else if let home = environment["HOME"], !home.isEmpty {
+            base = home + "/.cache"
+        } else {
+            throw Error.cacheDirectoryUnknown
+        }
+        return URL(fileURLWithPath: base, isDirectory: true).appendingPathComponent(name, isDirectory: true)
+    }
+
+    // MARK: Limits and totals
+
+    /// The size the cache trims itself under, in bytes of entry files (default ``defaultSizeLimit``).
+    ///
+    /// When a flush leaves ``totalSize`` above it, the cache evicts down to 70 % of it. Lowering it schedules
+    /// a trim. An entry whose file alone would exceed it is not stored.
+    public var sizeLimit: Int {
+        get { state.withLock { $0.sizeLimit } }
+        set {
+            let shouldTrim = state.withLock { state in
+                state.sizeLimit = newValue
+                return state.index.totalSize > Int64(newValue)
+            }
+            if shouldTrim { queue.async { self.trimInBackground() } }
+        }
+    }
+
+    /// The total size of the entry files in the directory, in bytes, as of the last flush by any instance.
+    ///
+    /// Brings the index up to date with the shared journal first; staged writes are not counted.
+    public var totalSize: Int {
+        synchronizedIndex { Int($0.totalSize) }
+    }
+
+    /// The number of entries in the directory, as of the last flush by any instance; staged writes are not
+    /// counted.
+    public var totalCount: Int {
+        synchronizedIndex { $0.count }
+    }
+
+    /// What this instance did since it was created.
+    public var statistics: Statistics {
+        state.withLock { $0.statistics }
+    }
+
+    /// The most recent failure of background work (a write, removal or sweep), if any. Not cleared by later
+    /// successes.
+    public var lastError: Error? {
+        state.withLock { $0.lastError }
+    }
+
+    // MARK: Test hooks
+
+    /// While `true`, staged changes stay in memory until ``flush()`` or ``flush(for:)`` (tests use it to
+    /// observe staging).
+    var isBackgroundFlushPaused: Bool {
+        get { state.withLock { $0.isBackgroundFlushPaused } }
+        set {
+            state.withLock { $0.isBackgroundFlushPaused = newValue }
+            if !newValue { scheduleFlush() }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+public import Foundation
+
+extension CurlDataLoader {
+    /// The knobs of a ``CurlDataLoader``. Every property has a working default.
+    public struct Configuration: Sendable {
+        /// The longest a connection attempt may take, in seconds (default 30). A request's shorter
+        /// `timeoutInterval` lowers it for that request.
+        public var connectTimeout: TimeInterval = 30
+
+        /// The longest a whole transfer may take, in seconds; `nil` (the default) means no limit beyond the
+        /// request's idle timeout.
+        public var timeout: TimeInterval?
+
+        /// How many redirects to follow (default 10); `0` doesn't follow redirects, so a 3xx response fails
+        /// with its status. Redirects go only to `http`/`https` URLs; past the limit the load fails with
+        /// ``CurlError/Code/tooManyRedirects``.
+        public var maximumRedirects = 10
+
+        /// The most connections open to one host at a time (default 6; `0` = no limit). Transfers beyond it
+        /// wait inside curl for a free connection (or share one over HTTP/2).
+        public var maximumConnectionsPerHost = 6
+
+        /// The most connections open in total (default `0` = no limit).
+        public var maximumConnections = 0
+
+        /// The HTTP version to ask for.
+        public enum HTTPVersion: Sendable, Hashable {
+            /// HTTP/2 over TLS when the server offers it through ALPN, else HTTP/1.1; HTTP/1.1 in cleartext.
+            case automatic
+            /// HTTP/1.1 only.
+            case http1_1
+            /// HTTP/2 over TLS (ALPN) and an `Upgrade: h2c` attempt in cleartext, falling back to HTTP/1.1.
+            case http2
+            /// HTTP/2 without negotiation ("prior knowledge"): cleartext h2c for servers known to speak it.
+            case http2PriorKnowledge
+        }
+
+        /// The HTTP version preference (default ``HTTPVersion/automatic``).
+        public var httpVersion = HTTPVersion.automatic
+
+        /// Whether transfers to the same host share one HTTP/2 connection (default `true`); new transfers wait
+        /// for a connection being set up rather than opening another.
+        public var isMultiplexingEnabled = true
+
+        /// The `User-Agent` header, unless the request sets its own; `nil` sends none.
+        public var userAgent: String? = "Nuke (libcurl/\(CurlDataLoader.curlVersion))"
+
+        /// Whether to ask for compressed responses (`Accept-Encoding` with every coding this libcurl decodes —
+        /// gzip and deflate at least) and decode them (default `true`). `didReceiveData` gets decoded bytes.
+        public var acceptsCompressedResponses = true
+
+        /// Whether the server's TLS certificate and host name are verified (default `true`). Turn off only for
+        /// tests against self-signed servers.
+        public var verifiesTLSPeer = true
+
+        /// A PEM file of trusted CA certificates (`CCurlShim_OPT_CAINFO`); `nil` uses libcurl's default bundle.
+        public var caBundlePath: String?
+
+        /// A directory of trusted CA certificates (`CCurlShim_OPT_CAPATH`, hashed names); `nil` uses the default.
+        public var caDirectoryPath: String?
+
+        /// Where requests go through.
+        public enum Proxy: Sendable, Hashable {
+            /// The usual environment variables, as curl reads them: `http_proxy`, `https_proxy`/`HTTPS_PROXY`,
+            /// `all_proxy`/`ALL_PROXY`, and `no_proxy`/`NO_PROXY` for exceptions.
+            case environment
+            /// No proxy, whatever the environment says.
+            case none
+            /// This proxy, e.g. `http://proxy.local:3128` or `socks5h://127.0.0.1:1080`.
+            case url(String)
+        }
+
+        /// The proxy to use (default ``Proxy/environment``).
+        public var proxy = Proxy.environment
+
+        /// The size of curl's receive buffer in bytes, which bounds the size of the chunks passed to
+        /// `didReceiveData` (default 64 KB; `0` keeps curl's default of 16 KB).
+        public var receiveBufferSize = 64 * 1024
+
+        /// Creates the default configuration.
+        public init() {}
+    }
+}

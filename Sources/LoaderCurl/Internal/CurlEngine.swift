@@ -1,0 +1,152 @@
+import Foundation
+internal import CCurlShim
+internal import CLibCurl
+
+/// Drives one curl multi handle on its own thread: `poll` → `curl_multi_perform` → completions, woken by
+/// `curl_multi_wakeup` when transfers are submitted or cancelled.
+///
+/// The loop's bookkeeping is a ``CurlMultiStateMachine`` behind a lock; its actions (start the thread, wake the
+/// loop) run after the lock is released. The thread starts with the first transfer and exits once the owning
+/// ``CurlDataLoader`` is gone and its last transfer has finished. Swift concurrency threads never wait for it:
+/// submitting and cancelling only take the lock briefly.
+final class CurlEngine: Sendable {
+    private let state = LockedValueBox(CurlMultiStateMachine<CurlTransfer>())
+    private let multi: CurlMulti
+    private let lifecycle = LockedValueBox(Lifecycle())
+
+    private struct Lifecycle {
+        var isStopped = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    init(configuration: CurlDataLoader.Configuration) throws(CurlError) {
+        multi = try CurlMulti(configuration: configuration)
+    }
+
+    /// Hands `transfer` to the loop; its callbacks run on the loop thread.
+    func submit(_ transfer: CurlTransfer) {
+        let action = state.withLock { $0.submit(transfer, id: transfer.id) }
+        perform(action)
+        if action == .reject {
+            transfer.complete(with: .invalidRequest(reason: "the loader was released", url: transfer.url))
+        }
+    }
+
+    /// Stops `transfer` promptly: withdrawn if curl doesn't have it yet, else removed from the multi handle.
+    func cancel(_ transfer: CurlTransfer) {
+        perform(state.withLock { $0.cancel(transfer.id) })
+    }
+
+    /// The loader is gone: finish the running transfers, then stop the thread.
+    func releaseOwner() {
+        let action = state.withLock { $0.releaseOwner() }
+        perform(action)
+        if state.withLock({ $0.phase }) == .stopped, action == .none {
+            markStopped()  // the loop never started
+        }
+    }
+
+    /// The number of transfers submitted and not yet finished or cancelled.
+    var transferCount: Int { state.withLock { $0.transferCount } }
+
+    /// Suspends until the loop thread has exited (for tests).
+    func waitUntilStopped() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isStopped = lifecycle.withLock { lifecycle in
+                if !lifecycle.isStopped { lifecycle.waiters.append(continuation) }
+                return lifecycle.isStopped
+            }
+            if isStopped { continuation.resume() }
+        }
+    }
+
+    private func perform(_ action: CurlMultiStateMachine<CurlTransfer>.Action) {
+        switch action {
+        case .none, .reject:
+            break
+        case .wakeUp:
+            multi.wakeUp()
+        case .startLoop:
+            let thread = Thread { [self] in runLoop() }
+            thread.name = "nuke.curl-multi"
+            thread.start()
+        }
+    }
+
+    // MARK: The loop thread
+
+    private func runLoop() {
+        var loop = LoopState()
+        while true {
+            let iteration = state.withLock { $0.nextIteration() }
+            for id in iteration.removals {
+                loop.remove(id, from: multi)
+            }
+            var failed: [(CurlTransfer, CurlError)] = []
+            for (_, transfer) in iteration.additions {
+                if let error = loop.add(transfer, to: multi) { failed.append((transfer, error)) }
+            }
+            if iteration.shouldStop { break }
+            var turnAgain = false
+            for (transfer, error) in failed {
+                turnAgain = state.withLock { $0.didComplete(transfer.id) } || turnAgain
+                transfer.complete(with: error)
+            }
+            multi.perform()
+            for (handle, result) in multi.completedTransfers() {
+                guard let transfer = loop.take(handle, from: multi) else { continue }
+                turnAgain = state.withLock { $0.didComplete(transfer.id) } || turnAgain
+                transfer.finish(result: result)
+            }
+            if !turnAgain { multi.poll() }
+        }
+        markStopped()
+    }
+
+    private func markStopped() {
+        let waiters = lifecycle.withLock { lifecycle in
+            lifecycle.isStopped = true
+            defer { lifecycle.waiters.removeAll() }
+            return lifecycle.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+/// The transfers inside the multi handle; owned by the loop thread.
+private struct LoopState {
+    private var transfers: [Int: CurlTransfer] = [:]
+    private var ids: [UnsafeMutableRawPointer: Int] = [:]
+
+    /// Adds the transfer to curl, or returns why it can't run.
+    mutating func add(_ transfer: CurlTransfer, to multi: CurlMulti) -> CurlError? {
+        if let error = transfer.setupError { return error }
+        guard let easy = transfer.easy else {
+            return .invalidRequest(reason: "no curl handle", url: transfer.url)
+        }
+        let code = multi.add(easy)
+        guard code == CURLM_OK else {
+            let message = curl_multi_strerror(code).map { String(cString: $0) } ?? "curl_multi_add_handle failed"
+            return .transferFailed(code: .init(rawValue: Int(code.rawValue)), message: message, url: transfer.url)
+        }
+        transfers[transfer.id] = transfer
+        ids[easy.handle] = transfer.id
+        return nil
+    }
+
+    /// Removes a cancelled transfer from curl (if it is still there) and drops it.
+    mutating func remove(_ id: Int, from multi: CurlMulti) {
+        guard let transfer = transfers.removeValue(forKey: id), let easy = transfer.easy else { return }
+        ids[easy.handle] = nil
+        multi.remove(easy)
+    }
+
+    /// Removes a finished transfer from curl and returns it.
+    mutating func take(_ handle: UnsafeMutableRawPointer, from multi: CurlMulti) -> CurlTransfer? {
+        guard let id = ids.removeValue(forKey: handle), let transfer = transfers.removeValue(forKey: id),
+            let easy = transfer.easy
+        else { return nil }
+        multi.remove(easy)
+        return transfer
+    }
+}

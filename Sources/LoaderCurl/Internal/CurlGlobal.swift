@@ -1,0 +1,39 @@
+internal import CCurlShim
+internal import CLibCurl
+
+/// Process-wide libcurl set-up, done once before the first handle is created.
+enum CurlGlobal {
+    /// `CURLE_OK`, or the code `curl_global_init` failed with. Swift runs a static initialiser exactly once,
+    /// thread-safely, which is what `curl_global_init` requires.
+    static let initResult: CURLcode = CCurlShim_global_init()
+
+    /// The libcurl version string, e.g. `7.88.1`.
+    static let version: String = {
+        guard let info = curl_version_info(CCurlShim_VERSION_NOW), let version = info.pointee.version else {
+            return "unknown"
+        }
+        return String(cString: version)
+    }()
+
+    /// Makes sure libcurl is initialised; throws if it couldn't be.
+    static func ensureInitialized() throws(CurlError) {
+        let result = initResult
+        guard result == CURLE_OK else {
+            throw .transferFailed(code: CurlError.Code(result), message: "curl_global_init failed", url: nil)
+        }
+    }
+}
+
+extension CurlError.Code {
+    init(_ code: CURLcode) {
+        self.init(rawValue: Int(code.rawValue))
+    }
+}
+
+extension CURLcode {
+    /// curl's description of the code (`curl_easy_strerror`).
+    var message: String {
+        guard let text = curl_easy_strerror(self) else { return "error \(rawValue)" }
+        return String(cString: text)
+    }
+}

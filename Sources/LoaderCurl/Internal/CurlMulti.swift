@@ -1,0 +1,67 @@
+internal import CCurlShim
+internal import CLibCurl
+
+/// The one owner of the `CURLM *` multi handle; `deinit` frees it with `curl_multi_cleanup`.
+///
+/// All calls except ``wakeUp()`` happen on the loop thread. ``wakeUp()`` (`curl_multi_wakeup`) is documented
+/// by curl as callable from any thread.
+final class CurlMulti: @unchecked Sendable {
+    // @unchecked: the handle is used only by the loop thread, except `curl_multi_wakeup`, which curl makes
+    // thread-safe. The owner keeps this object alive until the loop thread is done and no one can wake it.
+    let handle: UnsafeMutableRawPointer
+
+    init(configuration: CurlDataLoader.Configuration) throws(CurlError) {
+        try CurlGlobal.ensureInitialized()
+        guard let handle = curl_multi_init() else {
+            throw .transferFailed(code: .init(rawValue: 2), message: "curl_multi_init failed", url: nil)
+        }
+        self.handle = handle
+        // These options exist in every libcurl that has curl_multi_wakeup (7.68), so failures are ignored.
+        let multiplex = configuration.isMultiplexingEnabled ? Int(CURLPIPE_MULTIPLEX) : Int(CURLPIPE_NOTHING)
+        _ = CCurlShim_multi_setopt_long(handle, CCurlShim_MOPT_PIPELINING, multiplex)
+        _ = CCurlShim_multi_setopt_long(
+            handle, CCurlShim_MOPT_MAX_HOST_CONNECTIONS, max(0, configuration.maximumConnectionsPerHost))
+        _ = CCurlShim_multi_setopt_long(
+            handle, CCurlShim_MOPT_MAX_TOTAL_CONNECTIONS, max(0, configuration.maximumConnections))
+    }
+
+    deinit {
+        curl_multi_cleanup(handle)
+    }
+
+    func add(_ easy: CurlEasy) -> CURLMcode {
+        curl_multi_add_handle(handle, easy.handle)
+    }
+
+    func remove(_ easy: CurlEasy) {
+        // Fails only for handles that aren't in this multi, which the loop never asks for.
+        _ = curl_multi_remove_handle(handle, easy.handle)
+    }
+
+    /// Runs every transfer as far as it can go without blocking; calls the transfers' callbacks.
+    func perform() {
+        var running: Int32 = 0
+        _ = curl_multi_perform(handle, &running)
+    }
+
+    /// Finished transfers since the last call: each easy handle with its result.
+    func completedTransfers() -> [(easy: UnsafeMutableRawPointer, result: CURLcode)] {
+        var completed: [(UnsafeMutableRawPointer, CURLcode)] = []
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(handle, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            completed.append((easy, CCurlShim_message_result(message)))
+        }
+        return completed
+    }
+
+    /// Waits for socket activity, curl's next timer, or ``wakeUp()``, whichever comes first.
+    func poll() {
+        _ = curl_multi_poll(handle, nil, 0, 60_000, nil)
+    }
+
+    /// Makes a running or the next ``poll()`` return at once. Safe from any thread.
+    func wakeUp() {
+        _ = curl_multi_wakeup(handle)
+    }
+}

@@ -30,8 +30,9 @@ public import NukeCore
 ///   ``Configuration/HTTPVersion/http2PriorKnowledge``). Concurrency and priority are left to the pipeline's
 ///   queues; ``Configuration/maximumConnectionsPerHost`` only caps connections.
 /// - **Request.** The `URLRequest`'s method, headers, body and `timeoutInterval` are honoured. The timeout is an
-///   idle timeout, as in `URLSession`: the transfer fails when less than one byte per second arrives for that
-///   long (whole seconds; curl checks once a second); it also caps the connect timeout.
+///   idle timeout, as in `URLSession`: the transfer fails with ``CurlError/Code/operationTimedOut`` when no byte
+///   moves for that long (checked about once a second, so it fires up to a second late; time spent queued for
+///   a connection doesn't count); it also caps the connect timeout.
 /// - **Redirects** are followed only to `http`/`https` URLs, at most ``Configuration/maximumRedirects`` times.
 ///   Only `http` and `https` URLs are accepted at all.
 public final class CurlDataLoader: DataLoading {

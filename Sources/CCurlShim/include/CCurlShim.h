@@ -37,6 +37,9 @@ static const CURLoption CCurlShim_OPT_URL = CURLOPT_URL;
 static const CURLoption CCurlShim_OPT_USERAGENT = CURLOPT_USERAGENT;
 static const CURLoption CCurlShim_OPT_WRITEDATA = CURLOPT_WRITEDATA;
 static const CURLoption CCurlShim_OPT_WRITEFUNCTION = CURLOPT_WRITEFUNCTION;
+static const CURLoption CCurlShim_OPT_XFERINFOFUNCTION = CURLOPT_XFERINFOFUNCTION;
+static const CURLoption CCurlShim_OPT_XFERINFODATA = CURLOPT_XFERINFODATA;
+static const CURLoption CCurlShim_OPT_NOPROGRESS = CURLOPT_NOPROGRESS;
 static const CURLMoption CCurlShim_MOPT_MAX_HOST_CONNECTIONS = CURLMOPT_MAX_HOST_CONNECTIONS;
 static const CURLMoption CCurlShim_MOPT_MAX_TOTAL_CONNECTIONS = CURLMOPT_MAX_TOTAL_CONNECTIONS;
 static const CURLMoption CCurlShim_MOPT_PIPELINING = CURLMOPT_PIPELINING;
@@ -71,6 +74,11 @@ static inline CURLcode CCurlShim_easy_setopt_slist(CURL *handle, CURLoption opti
 /// For CURLOPT_WRITEFUNCTION and CURLOPT_HEADERFUNCTION, which share the curl_write_callback signature.
 static inline CURLcode CCurlShim_easy_setopt_write_callback(CURL *handle, CURLoption option,
                                                             curl_write_callback callback) {
+    return curl_easy_setopt(handle, option, callback);
+}
+
+static inline CURLcode CCurlShim_easy_setopt_xferinfo_callback(CURL *handle, CURLoption option,
+                                                               curl_xferinfo_callback callback) {
     return curl_easy_setopt(handle, option, callback);
 }
 

@@ -23,6 +23,15 @@ extension CurlEasy {
         try setHeaders(Self.headerLines(request, hasBody: request.httpBody?.isEmpty == false))
         try set(CCurlShim_OPT_HEADERFUNCTION, callback: curlHeaderCallback)
         try set(CCurlShim_OPT_WRITEFUNCTION, callback: curlBodyCallback)
+        if request.timeoutInterval > 0 {
+            // The request's idle timeout is checked in curl's progress callback (CurlTransfer.progress), which
+            // curl calls at least once a second; curl's own low-speed limit averages over several seconds.
+            try set(CCurlShim_OPT_NOPROGRESS, false)
+            try set(CCurlShim_OPT_XFERINFOFUNCTION, progressCallback: curlProgressCallback)
+            // The low-speed limit makes curl wake the transfer every second (and is a backstop).
+            try set(CCurlShim_OPT_LOW_SPEED_LIMIT, 1)
+            try set(CCurlShim_OPT_LOW_SPEED_TIME, Int(min(request.timeoutInterval.rounded(.up), Double(Int32.max))))
+        }
     }
 
     private func configureTimeouts(_ requestTimeout: TimeInterval, configuration: CurlDataLoader.Configuration)
@@ -32,12 +41,6 @@ extension CurlEasy {
         if requestTimeout > 0 { connectTimeout = min(connectTimeout, requestTimeout) }
         if connectTimeout > 0 {
             try set(CCurlShim_OPT_CONNECTTIMEOUT_MS, Self.milliseconds(connectTimeout))
-        }
-        // URLRequest's timeout is an idle timeout (as in URLSession): fail when less than one byte per second
-        // arrives for that long. curl checks the speed once a second, so it's rounded up to whole seconds.
-        if requestTimeout > 0 {
-            try set(CCurlShim_OPT_LOW_SPEED_LIMIT, 1)
-            try set(CCurlShim_OPT_LOW_SPEED_TIME, Int(min(requestTimeout.rounded(.up), Double(Int32.max))))
         }
         if let total = configuration.timeout, total > 0 {
             try set(CCurlShim_OPT_TIMEOUT_MS, Self.milliseconds(total))
@@ -128,6 +131,13 @@ private let curlHeaderCallback: curl_write_callback = { buffer, size, count, con
     guard let buffer, let context else { return 0 }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
     return transfer.receiveHeader(UnsafeBufferPointer(start: buffer, count: size * count))
+}
+
+/// curl's progress callback, `context` is the transfer; non-zero aborts the transfer.
+private let curlProgressCallback: curl_xferinfo_callback = { context, _, downloaded, _, uploaded in
+    guard let context else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    return transfer.progress(downloaded: Int64(downloaded), uploaded: Int64(uploaded)) ? 0 : 1
 }
 
 /// curl's write callback: body bytes (decoded when compressed), `context` is the transfer.

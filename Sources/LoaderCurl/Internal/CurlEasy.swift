@@ -67,6 +67,10 @@ final class CurlEasy: @unchecked Sendable {
         try check(code, CCurlShim_OPT_COPYPOSTFIELDS)
     }
 
+    func set(_ option: CURLoption, progressCallback: curl_xferinfo_callback) throws(CurlError) {
+        try check(CCurlShim_easy_setopt_xferinfo_callback(handle, option, progressCallback), option)
+    }
+
     /// Replaces the request headers (`"Name: value"` lines). The list lives as long as the handle.
     func setHeaders(_ lines: [String]) throws(CurlError) {
         var list: UnsafeMutablePointer<curl_slist>?

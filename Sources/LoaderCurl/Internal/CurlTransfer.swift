@@ -31,6 +31,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var headers = CurlResponseHeaders()
     private var response: HTTPURLResponse?
     private var statusError: CurlError?
+    private var idleTimeout: IdleTimeout?
 
     private static let ids = LockedValueBox(0)
 
@@ -58,12 +59,14 @@ final class CurlTransfer: @unchecked Sendable {
         }
         self.easy = easy
         self.setupError = setupError
+        if request.timeoutInterval > 0 { idleTimeout = IdleTimeout(interval: request.timeoutInterval) }
         if let easy {
             // The context pointer is valid while the transfer is in the multi handle: the loop holds it.
             let context = Unmanaged.passUnretained(self).toOpaque()
             do {
                 try easy.set(CCurlShim_OPT_HEADERDATA, pointer: context)
                 try easy.set(CCurlShim_OPT_WRITEDATA, pointer: context)
+                try easy.set(CCurlShim_OPT_XFERINFODATA, pointer: context)
             } catch {
                 // Unreachable: both options exist in every libcurl. The callbacks then see a nil context.
             }
@@ -86,6 +89,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// A header line arrived (status lines included, for every response in a redirect chain).
     func receiveHeader(_ bytes: UnsafeBufferPointer<CChar>) -> Int {
         guard isRunning else { return 0 }
+        idleTimeout?.recordActivity()
         headers.append(line: bytes)
         return bytes.count
     }
@@ -109,11 +113,24 @@ final class CurlTransfer: @unchecked Sendable {
         return isRunning ? bytes.count : 0
     }
 
+    /// curl reports progress (at least once a second while the transfer runs). Returns `false` to abort: the
+    /// transfer was cancelled, or no byte moved for the request's `timeoutInterval`.
+    func progress(downloaded: Int64, uploaded: Int64) -> Bool {
+        guard isRunning else { return false }
+        guard var timeout = idleTimeout else { return true }
+        defer { idleTimeout = timeout }
+        guard timeout.isExpired(downloaded: downloaded, uploaded: uploaded) else { return true }
+        statusError = .transferFailed(
+            code: .operationTimedOut,
+            message: "No data received for \(timeout.interval) s (the request's timeoutInterval)", url: currentURL)
+        return false
+    }
+
     /// curl finished the transfer with `result`; calls `completion` unless the transfer was cancelled.
     func finish(result: CURLcode) {
         let error: CurlError?
         if let statusError {
-            error = statusError
+            error = statusError  // a non-2xx status, or the idle timeout
         } else if result != CURLE_OK {
             let message = easy?.message(for: result) ?? result.message
             error = .transferFailed(code: CurlError.Code(result), message: message, url: currentURL)
@@ -161,5 +178,33 @@ extension CurlError {
         case let .invalidRequest(reason, nil): .invalidRequest(reason: reason, url: url)
         default: self
         }
+    }
+}
+
+/// The request's `timeoutInterval` as an idle timeout: expires when no byte moved for that long. The clock
+/// starts at curl's first progress report, so time spent queued for a connection doesn't count.
+struct IdleTimeout {
+    let interval: TimeInterval
+    private var lastActivity: UInt64?
+    private var downloaded: Int64 = -1
+    private var uploaded: Int64 = -1
+
+    init(interval: TimeInterval) {
+        self.interval = interval
+    }
+
+    mutating func recordActivity() {
+        lastActivity = DispatchTime.now().uptimeNanoseconds
+    }
+
+    mutating func isExpired(downloaded: Int64, uploaded: Int64) -> Bool {
+        let now = DispatchTime.now().uptimeNanoseconds
+        if lastActivity == nil || downloaded != self.downloaded || uploaded != self.uploaded {
+            self.downloaded = downloaded
+            self.uploaded = uploaded
+            if downloaded > 0 || uploaded > 0 || lastActivity == nil { lastActivity = now }
+        }
+        guard let lastActivity else { return false }
+        return Double(now &- lastActivity) / 1e9 >= interval
     }
 }

@@ -97,9 +97,7 @@ final class ServerCore: Sendable {
             case .shutDown:
                 continuation.resume(throwing: LoopbackHTTPServer.Error.shutDown)
             case let .waiting(id):
-                let components = timeout.components
-                let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
-                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval) { [self] in
                     let expired = state.withLock { state in
                         state.waiters.removeValue(forKey: id).map { ($0.continuation, state.statistics) }
                     }

@@ -7,7 +7,8 @@ internal import CLibCurl
 ///
 /// The loop's bookkeeping is a ``CurlMultiStateMachine`` behind a lock; its actions (start the thread, wake the
 /// loop) run after the lock is released. The thread starts with the first transfer and exits once the owning
-/// ``CurlDataLoader`` is gone and its last transfer has finished. Swift concurrency threads never wait for it:
+/// ``CurlDataLoader`` is gone and its last transfer has finished, closing the multi handle and its connections
+/// on the way out. Swift concurrency threads never wait for it:
 /// submitting and cancelling only take the lock briefly.
 final class CurlEngine: Sendable {
     private let state = LockedValueBox(CurlMultiStateMachine<CurlTransfer>())
@@ -39,10 +40,14 @@ final class CurlEngine: Sendable {
 
     /// The loader is gone: finish the running transfers, then stop the thread.
     func releaseOwner() {
-        let action = state.withLock { $0.releaseOwner() }
+        let (action, neverStarted) = state.withLock { state in
+            let neverStarted = state.phase == .idle
+            return (state.releaseOwner(), neverStarted)
+        }
         perform(action)
-        if state.withLock({ $0.phase }) == .stopped, action == .none {
-            markStopped()  // the loop never started
+        if neverStarted {
+            multi.close()
+            markStopped()
         }
     }
 
@@ -67,8 +72,11 @@ final class CurlEngine: Sendable {
         case .wakeUp:
             multi.wakeUp()
         case .startLoop:
-            let thread = Thread { [self] in runLoop() }
-            thread.name = "nuke.curl-multi"
+            let thread = Thread { [self] in
+                // Set from inside: on Linux, naming a Thread before it starts doesn't reach the pthread.
+                Thread.current.name = "nuke.curl-multi"
+                runLoop()
+            }
             thread.start()
         }
     }
@@ -100,6 +108,7 @@ final class CurlEngine: Sendable {
             }
             if !turnAgain { multi.poll() }
         }
+        multi.close()
         markStopped()
     }
 

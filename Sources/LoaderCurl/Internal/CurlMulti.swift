@@ -1,14 +1,16 @@
 internal import CCurlShim
 internal import CLibCurl
 
-/// The one owner of the `CURLM *` multi handle; `deinit` frees it with `curl_multi_cleanup`.
+/// The one owner of the `CURLM *` multi handle (and so of the connection cache); frees it with
+/// `curl_multi_cleanup` in ``close()`` — called by the loop thread when it stops — or in `deinit`.
 ///
-/// All calls except ``wakeUp()`` happen on the loop thread. ``wakeUp()`` (`curl_multi_wakeup`) is documented
-/// by curl as callable from any thread.
+/// All calls except ``wakeUp()`` happen on the loop thread. ``wakeUp()`` (`curl_multi_wakeup`, which curl makes
+/// thread-safe) may come from any thread, even after the loop stopped, so it and ``close()`` share a lock.
 final class CurlMulti: @unchecked Sendable {
-    // @unchecked: the handle is used only by the loop thread, except `curl_multi_wakeup`, which curl makes
-    // thread-safe. The owner keeps this object alive until the loop thread is done and no one can wake it.
+    // @unchecked: the handle is used only by the loop thread, except in `wakeUp()`, which takes `lifetime`,
+    // as does `close()`, so a wake-up never touches a freed handle.
     let handle: UnsafeMutableRawPointer
+    private let lifetime = LockedValueBox(true)
 
     init(configuration: CurlDataLoader.Configuration) throws(CurlError) {
         try CurlGlobal.ensureInitialized()
@@ -26,7 +28,16 @@ final class CurlMulti: @unchecked Sendable {
     }
 
     deinit {
-        curl_multi_cleanup(handle)
+        close()
+    }
+
+    /// Frees the handle, closing every cached connection. Call when no easy handle is attached any more.
+    func close() {
+        lifetime.withLock { isOpen in
+            guard isOpen else { return }
+            isOpen = false
+            curl_multi_cleanup(handle)
+        }
     }
 
     func add(_ easy: CurlEasy) -> CURLMcode {
@@ -62,6 +73,9 @@ final class CurlMulti: @unchecked Sendable {
 
     /// Makes a running or the next ``poll()`` return at once. Safe from any thread.
     func wakeUp() {
-        _ = curl_multi_wakeup(handle)
+        lifetime.withLock { isOpen in
+            guard isOpen else { return }
+            _ = curl_multi_wakeup(handle)
+        }
     }
 }

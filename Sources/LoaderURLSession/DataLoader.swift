@@ -17,7 +17,9 @@ public import NukeCore
 /// - **Status.** A status outside 200–299 fails with ``Error/statusCodeUnacceptable(_:)`` and the body is not
 ///   delivered.
 /// - **Redirects** are followed only to `http`/`https` URLs, at most ``maximumRedirects`` times; otherwise the
-///   load fails with ``Error/redirectNotAllowed(_:)`` or ``Error/tooManyRedirects(_:)``.
+///   load fails with ``Error/redirectNotAllowed(_:)`` or ``Error/tooManyRedirects(_:)``. (FoundationNetworking
+///   resolves a `Location` without a host, such as `file:///etc/passwd`, against the current URL, so that one
+///   becomes an `http` request for `/etc/passwd` on the same server; no local file is ever read.)
 /// - **Cancellation.** After `cancel()` returns no callback starts, not even `completion` (a callback already
 ///   running on the delegate queue may finish).
 /// - **Caching.** FoundationNetworking's `URLCache` stores nothing on Linux (and ignores query strings), so the

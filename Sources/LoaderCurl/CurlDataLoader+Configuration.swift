@@ -32,6 +32,10 @@ extension CurlDataLoader {
             /// HTTP/2 over TLS (ALPN) and an `Upgrade: h2c` attempt in cleartext, falling back to HTTP/1.1.
             case http2
             /// HTTP/2 without negotiation ("prior knowledge"): cleartext h2c for servers known to speak it.
+            ///
+            /// With libcurl older than 8.0 (Debian 12 ships 7.88.1) a reused prior-knowledge connection fails
+            /// with "Error in the HTTP2 framing layer" (curl/curl#10634), so there each transfer gets its own
+            /// connection — correct, but neither kept alive nor multiplexed. HTTP/2 over TLS is unaffected.
             case http2PriorKnowledge
         }
 

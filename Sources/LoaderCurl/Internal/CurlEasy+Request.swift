@@ -49,7 +49,13 @@ extension CurlEasy {
 
     private func configureConnection(_ configuration: CurlDataLoader.Configuration) throws(CurlError) {
         try set(CCurlShim_OPT_HTTP_VERSION, configuration.httpVersion.curlValue)
-        if configuration.isMultiplexingEnabled { try set(CCurlShim_OPT_PIPEWAIT, true) }
+        if configuration.httpVersion == .http2PriorKnowledge, CurlGlobal.breaksPriorKnowledgeReuse {
+            // One transfer per h2c connection, never joining or keeping one; see CurlGlobal.
+            try set(CCurlShim_OPT_FRESH_CONNECT, true)
+            try set(CCurlShim_OPT_FORBID_REUSE, true)
+        } else if configuration.isMultiplexingEnabled {
+            try set(CCurlShim_OPT_PIPEWAIT, true)
+        }
         if configuration.acceptsCompressedResponses {
             // "" = every encoding this libcurl decodes (gzip, deflate, and br/zstd when built in).
             try set(CCurlShim_OPT_ACCEPT_ENCODING, "")

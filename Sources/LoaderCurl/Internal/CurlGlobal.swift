@@ -15,6 +15,17 @@ enum CurlGlobal {
         return String(cString: version)
     }()
 
+    /// The libcurl version as `0xXXYYZZ` (major, minor, patch).
+    static let versionNumber: UInt32 = {
+        guard let info = curl_version_info(CCurlShim_VERSION_NOW) else { return 0 }
+        return info.pointee.version_num
+    }()
+
+    /// libcurl before 8.0 breaks HTTP/2 prior-knowledge connections when a second transfer reuses them
+    /// ("Error in the HTTP2 framing layer", curl/curl#10634, fixed by curl/curl#10643 in 8.0.0). Debian 12 ships
+    /// 7.88.1.
+    static let breaksPriorKnowledgeReuse = versionNumber < 0x08_00_00
+
     /// Makes sure libcurl is initialised; throws if it couldn't be.
     static func ensureInitialized() throws(CurlError) {
         let result = initResult

@@ -5,6 +5,10 @@ set -euo pipefail
 
 packages=(
     libcurl4 # FoundationNetworking (URLRequest/URLResponse types) links it at run time
+    libcurl4-openssl-dev # LoaderCurl (CLibCurl, pkg-config libcurl); the OpenSSL flavour, not GnuTLS
+    pkg-config # SwiftPM finds libcurl's flags through it
+    nginx-light # IntegrationTests: interop test against a real nginx (skipped with a reason if missing)
+    openssl # IntegrationTests: self-signed certificate for the HTTPS/ALPN interop test
 )
 
 missing=()

@@ -52,8 +52,7 @@ public final class DataLoader: DataLoading {
     /// - Parameters:
     ///   - configuration: The session configuration; see ``defaultConfiguration``.
     ///   - maximumRedirects: How many redirects one load may follow (default 10).
-    public init(configuration: URLSessionConfiguration = DataLoader.defaultConfiguration, maximumRedirects: Int = 10)
-    {
+    public init(configuration: URLSessionConfiguration = DataLoader.defaultConfiguration, maximumRedirects: Int = 10) {
         self.maximumRedirects = max(0, maximumRedirects)
         delegate = DataLoaderSessionDelegate(maximumRedirects: self.maximumRedirects)
         let queue = OperationQueue()

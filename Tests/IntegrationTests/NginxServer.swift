@@ -117,25 +117,25 @@ final class NginxServer {
                 + "ssl_certificate_key \(directory)/key.pem; root \(directory)/html; }"
         }
         return """
-        daemon off;
-        worker_processes 1;
-        pid \(directory)/nginx.pid;
-        events { worker_connections 4096; }
-        http {
-            log_format interop '$connection $connection_requests $server_protocol $status $body_bytes_sent $uri';
-            access_log \(directory)/access.log interop;
-            client_body_temp_path \(directory)/tmp-body;
-            proxy_temp_path \(directory)/tmp-proxy;
-            fastcgi_temp_path \(directory)/tmp-fastcgi;
-            uwsgi_temp_path \(directory)/tmp-uwsgi;
-            scgi_temp_path \(directory)/tmp-scgi;
-            keepalive_requests 100000;
-            sendfile on;
-            server { listen 127.0.0.1:\(http1Port); root \(directory)/html; }
-            server { listen 127.0.0.1:\(http2Port) http2; root \(directory)/html; }
-            \(https ?? "")
-        }
-        """
+            daemon off;
+            worker_processes 1;
+            pid \(directory)/nginx.pid;
+            events { worker_connections 4096; }
+            http {
+                log_format interop '$connection $connection_requests $server_protocol $status $body_bytes_sent $uri';
+                access_log \(directory)/access.log interop;
+                client_body_temp_path \(directory)/tmp-body;
+                proxy_temp_path \(directory)/tmp-proxy;
+                fastcgi_temp_path \(directory)/tmp-fastcgi;
+                uwsgi_temp_path \(directory)/tmp-uwsgi;
+                scgi_temp_path \(directory)/tmp-scgi;
+                keepalive_requests 100000;
+                sendfile on;
+                server { listen 127.0.0.1:\(http1Port); root \(directory)/html; }
+                server { listen 127.0.0.1:\(http2Port) http2; root \(directory)/html; }
+                \(https ?? "")
+            }
+            """
     }
 
     /// Makes a self-signed EC certificate for 127.0.0.1 (`cert.pem`, `key.pem`); its path, or `nil`.
@@ -190,7 +190,9 @@ final class NginxServer {
         for (index, fd) in sources.enumerated() {
             posix_spawn_file_actions_adddup2(&actions, fd, Int32(3 + index))
         }
-        guard let closeFrom = closeFromAction else { throw NginxError.spawn("posix_spawn_file_actions_addclosefrom_np is missing") }
+        guard let closeFrom = closeFromAction else {
+            throw NginxError.spawn("posix_spawn_file_actions_addclosefrom_np is missing")
+        }
         _ = closeFrom(&actions, Int32(3 + fds.count))
         let inherited = (0..<fds.count).map { "\(3 + $0);" }.joined()
         let environment = ["NGINX=\(inherited)", "PATH=/usr/sbin:/usr/bin:/sbin:/bin"]

@@ -11,7 +11,9 @@ import NukeTestKit
 import Testing
 
 /// Loads `request` and waits (bounded) for its completion.
-func load(_ loader: any DataLoading, _ request: URLRequest, storage: RecordedLoad.BodyStorage = .keep) async throws
+func load(
+    _ loader: any DataLoading, _ request: URLRequest, storage: RecordedLoad.BodyStorage = .keep
+) async throws
     -> RecordedLoad
 {
     let load = RecordedLoad(loader: loader, request: request, storage: storage)

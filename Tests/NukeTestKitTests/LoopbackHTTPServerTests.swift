@@ -141,7 +141,10 @@ struct LoopbackHTTPServerTests {
         #expect(suffix.status == 206 && suffix.body == body.subdata(in: 990..<1000))
         #expect(stale.status == 200 && stale.body == body)
         #expect(unsatisfiable.status == 416 && unsatisfiable.headers["content-range"] == "bytes */1000")
-        #expect(server.requests.map(\.range) == [nil, "bytes=100-199", "bytes=900-", "bytes=-10", "bytes=100-", "bytes=5000-"])
+        #expect(
+            server.requests.map(\.range) == [
+                nil, "bytes=100-199", "bytes=900-", "bytes=-10", "bytes=100-", "bytes=5000-",
+            ])
     }
 
     @Test func resourceDropsTheFirstDownloadButNotTheResumption() async throws {

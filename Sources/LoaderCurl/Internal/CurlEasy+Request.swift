@@ -34,7 +34,9 @@ extension CurlEasy {
         }
     }
 
-    private func configureTimeouts(_ requestTimeout: TimeInterval, configuration: CurlDataLoader.Configuration)
+    private func configureTimeouts(
+        _ requestTimeout: TimeInterval, configuration: CurlDataLoader.Configuration
+    )
         throws(CurlError)
     {
         var connectTimeout = configuration.connectTimeout

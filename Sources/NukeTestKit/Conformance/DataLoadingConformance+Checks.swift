@@ -134,7 +134,8 @@ extension DataLoadingConformance {
             throw Failure("/redirect/301: the chain never requested \(hop)")
         }
         try expect(!loop.succeeded, "/redirect/loop-a ↔ loop-b: a redirect loop succeeded")
-        let loopRequests = server.requests(for: "/redirect/loop-a").count + server.requests(for: "/redirect/loop-b").count
+        let loopRequests =
+            server.requests(for: "/redirect/loop-a").count + server.requests(for: "/redirect/loop-b").count
         try expect(loopRequests <= 50, "/redirect/loop-a: followed the loop \(loopRequests) times")
         try expect(!toFile.succeeded, "/redirect/to-file: a redirect to file:///etc/passwd succeeded")
         try expect(!toFTP.succeeded, "/redirect/to-ftp: a redirect to ftp:// succeeded")
@@ -171,7 +172,8 @@ extension DataLoadingConformance {
             }
         }
         guard failures.isEmpty else {
-            throw Failure("\(failures.count) of \(count) concurrent transfers: " + failures.prefix(5).joined(separator: "; "))
+            throw Failure(
+                "\(failures.count) of \(count) concurrent transfers: " + failures.prefix(5).joined(separator: "; "))
         }
         try await settle(loads.map(\.1))
     }
@@ -220,7 +222,8 @@ extension DataLoadingConformance {
         try expect(
             range.httpResponse?.statusCode == 206,
             "GET /resource with Range: status \(range.httpResponse?.statusCode ?? 0), expected 206")
-        try expectEqual(range.data, Fixtures.resourceBody.subdata(in: 100..<Fixtures.resourceBody.count), "Range bytes=100-")
+        try expectEqual(
+            range.data, Fixtures.resourceBody.subdata(in: 100..<Fixtures.resourceBody.count), "Range bytes=100-")
         try expect(staleRange.succeeded, "GET /resource with a stale If-Range: failed")
         try expectEqual(staleRange.data, Fixtures.resourceBody, "a Range with a stale If-Range (full body)")
         try await settle([get, head, range, staleRange])
@@ -230,7 +233,8 @@ extension DataLoadingConformance {
         let loads = Fixtures.faultRoutes.map { ($0, load($0)) }
         for (path, load) in loads {
             try await load.waitForCompletion(timeout: options.timeout)
-            try expect(!load.succeeded, "\(path): a faulty response completed successfully with \(load.byteCount) bytes")
+            try expect(
+                !load.succeeded, "\(path): a faulty response completed successfully with \(load.byteCount) bytes")
         }
         try await settle(loads.map(\.1))
     }

@@ -39,7 +39,9 @@ extension LoopbackHTTPServer {
 
         /// A `Transfer-Encoding: chunked` body, one HTTP chunk per element (empty elements are skipped). With
         /// `delay`, the server waits that long before each chunk after the first ("slow chunks").
-        public static func chunked(_ chunks: [Data], delay: Duration? = nil, headers: [String: String] = [:])
+        public static func chunked(
+            _ chunks: [Data], delay: Duration? = nil, headers: [String: String] = [:]
+        )
             -> Route
         {
             Route(kind: .chunked(chunks.filter { !$0.isEmpty }, delay: delay, headers: headers))

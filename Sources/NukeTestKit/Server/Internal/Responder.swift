@@ -23,7 +23,8 @@ struct Responder {
             _ = write(head(status: 200, headers: ["Content-Length": "\(declaredLength)"], close: true) + body)
             return false
         case let .drop(body, byteCount):
-            _ = write(head(status: 200, headers: ["Content-Length": "\(body.count)"], close: true) + body.prefix(byteCount))
+            _ = write(
+                head(status: 200, headers: ["Content-Length": "\(body.count)"], close: true) + body.prefix(byteCount))
             return false
         case let .stall(prefix, declaredLength):
             if let prefix {

@@ -6,6 +6,10 @@ import NukeCore
 import NukeTestKit
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @testable import LoaderCurl
 
 @Suite("CurlDataLoader lifecycle")
@@ -61,25 +65,29 @@ struct CurlLifecycleTests {
         #expect(loader.engine?.transferCount == 0)
     }
 
-    @Test func callbacksRunOnTheLoopThreadNotTheCaller() async throws {
+    @Test func callbacksRunOnTheLoopThread() async throws {
         // Given a loader
         let server = try LoopbackHTTPServer(routes: ["/a": .data(Data("a".utf8))])
         let loader = CurlDataLoader()
-        let names = ThreadNames()
+        let threads = CallbackThreads()
 
-        // When a load completes
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            _ = loader.loadData(
-                with: URLRequest(url: server.url("/a")),
-                didReceiveData: { _, _ in names.record() },
-                completion: { _ in
-                    names.record()
-                    continuation.resume()
-                })
+        // When two loads complete
+        for _ in 0..<2 {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                _ = loader.loadData(
+                    with: URLRequest(url: server.url("/a")),
+                    didReceiveData: { _, _ in threads.record() },
+                    completion: { _ in
+                        threads.record()
+                        continuation.resume()
+                    })
+            }
         }
 
-        // Then both callbacks ran on the loader's own thread
-        #expect(names.all == ["nuke.curl-multi", "nuke.curl-multi"])
+        // Then every callback ran on the loader's own loop thread
+        let loopThread = try #require(loader.engine?.loopThread)
+        #expect(threads.all.count == 4)
+        #expect(threads.all.allSatisfy { pthread_equal($0, loopThread) != 0 })
     }
 
     @Test func loadsStartedFromInsideACallbackRun() async throws {
@@ -205,19 +213,12 @@ struct CurlLifecycleTests {
     }
 }
 
-/// Records the names of the threads that call `record()`.
-private final class ThreadNames: Sendable {
-    private let names = LockedNames()
-
-    func record() { names.append(Thread.current.name ?? "?") }
-    var all: [String] { names.value }
-}
-
-private final class LockedNames: @unchecked Sendable {
+/// Records the threads that call `record()`.
+private final class CallbackThreads: @unchecked Sendable {
     // @unchecked: `storage` is only accessed under `lock`.
     private let lock = NSLock()
-    private var storage: [String] = []
+    private var storage: [pthread_t] = []
 
-    func append(_ name: String) { lock.withLock { storage.append(name) } }
-    var value: [String] { lock.withLock { storage } }
+    func record() { lock.withLock { storage.append(pthread_self()) } }
+    var all: [pthread_t] { lock.withLock { storage } }
 }

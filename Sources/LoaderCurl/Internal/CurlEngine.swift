@@ -1,4 +1,8 @@
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 internal import CCurlShim
 internal import CLibCurl
 
@@ -16,6 +20,7 @@ final class CurlEngine: Sendable {
     private let lifecycle = LockedValueBox(Lifecycle())
 
     private struct Lifecycle {
+        var loopThread: pthread_t?
         var isStopped = false
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -83,7 +88,11 @@ final class CurlEngine: Sendable {
 
     // MARK: The loop thread
 
+    /// The loop thread, once it runs (for tests).
+    var loopThread: pthread_t? { lifecycle.withLock { $0.loopThread } }
+
     private func runLoop() {
+        lifecycle.withLock { $0.loopThread = pthread_self() }
         var loop = LoopState()
         while true {
             let iteration = state.withLock { $0.nextIteration() }

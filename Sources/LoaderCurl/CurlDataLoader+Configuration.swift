@@ -16,11 +16,18 @@ extension CurlDataLoader {
         /// ``CurlError/Code/tooManyRedirects``.
         public var maximumRedirects = 10
 
-        /// The most connections open to one host at a time (default 6; `0` = no limit). Transfers beyond it
-        /// wait inside curl for a free connection (or share one over HTTP/2).
+        /// The most transfers to one host (scheme, host and port) running at a time (default 6, as browsers do;
+        /// `0` = no limit) — over HTTP/1.1, the most connections to the host. Transfers beyond it wait in the
+        /// loader, in order, and reach curl as running ones finish. Once a transfer to a host completed over
+        /// HTTP/2, up to 100 of its transfers run at once, multiplexed over one connection.
+        ///
+        /// The pipeline's `dataLoadingQueue` (6 by default) bounds concurrency too. (curl's own
+        /// `CURLMOPT_MAX_HOST_CONNECTIONS` isn't used: its queue can strand a waiting transfer until the
+        /// connect timeout.)
         public var maximumConnectionsPerHost = 6
 
-        /// The most connections open in total (default `0` = no limit).
+        /// The most transfers running at a time over all hosts; `0` (the default) means no limit. Works like
+        /// ``maximumConnectionsPerHost``.
         public var maximumConnections = 0
 
         /// The HTTP version to ask for.

@@ -28,7 +28,7 @@ public import NukeCore
 /// - **Connections.** Connections are reused across transfers of the same loader; HTTP/2 multiplexes
 ///   transfers over one connection when the server offers it (ALPN over TLS by default; cleartext h2c with
 ///   ``Configuration/HTTPVersion/http2PriorKnowledge``). Concurrency and priority are left to the pipeline's
-///   queues; ``Configuration/maximumConnectionsPerHost`` only caps connections.
+///   queues; ``Configuration/maximumConnectionsPerHost`` can cap transfers per host for direct use.
 /// - **Request.** The `URLRequest`'s method, headers, body and `timeoutInterval` are honoured. The timeout is an
 ///   idle timeout, as in `URLSession`: the transfer fails with ``CurlError/Code/operationTimedOut`` when no byte
 ///   moves for that long (checked about once a second, so it fires up to a second late; time spent queued for
@@ -82,13 +82,19 @@ public final class CurlDataLoader: DataLoading {
     }
 }
 
-/// The ``Cancellable`` of one ``CurlDataLoader`` transfer.
-private struct CurlTransferToken: Cancellable {
-    let transfer: CurlTransfer
+/// The ``Cancellable`` of one ``CurlDataLoader`` transfer. It holds the transfer weakly: a finished transfer
+/// (and its curl handle and buffers) is freed when the loop drops it, even while callers keep the token.
+private final class CurlTransferToken: Cancellable {
+    weak let transfer: CurlTransfer?
     let engine: CurlEngine?
 
+    init(transfer: CurlTransfer, engine: CurlEngine?) {
+        self.transfer = transfer
+        self.engine = engine
+    }
+
     func cancel() {
-        guard transfer.markCancelled() else { return }
+        guard let transfer, transfer.markCancelled() else { return }
         engine?.cancel(transfer)
     }
 }

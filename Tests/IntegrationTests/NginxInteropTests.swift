@@ -33,8 +33,11 @@ struct NginxInteropTests {
         // Given nginx serving 500 files
         let nginx = try NginxServer(files: Self.files)
 
-        // When all are fetched at once
-        try await fetchAll(kind.makeLoader(), port: nginx.http1Port)
+        // When all are fetched at once (curl limited to six transfers per host, as a browser would)
+        var configuration = CurlDataLoader.Configuration()
+        configuration.maximumConnectionsPerHost = 6
+        let loader: any DataLoading = kind == .curl ? CurlDataLoader(configuration: configuration) : DataLoader()
+        try await fetchAll(loader, port: nginx.http1Port)
 
         // Then nginx served each once over a few kept-alive HTTP/1.1 connections
         nginx.stop()

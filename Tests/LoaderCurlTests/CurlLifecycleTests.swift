@@ -149,9 +149,11 @@ struct CurlLifecycleTests {
     }
 
     @Test func thousandTransfersLeakNoSocketsOrThreads() async throws {
-        // Given a loader and a server
+        // Given a loader limited to six transfers per host, and a server
         let server = try LoopbackHTTPServer(routes: ["/p": .pattern()])
-        var loader: CurlDataLoader? = CurlDataLoader()
+        var configuration = CurlDataLoader.Configuration()
+        configuration.maximumConnectionsPerHost = 6
+        var loader: CurlDataLoader? = CurlDataLoader(configuration: configuration)
         let engine = try #require(loader?.engine)
         #expect(clientSocketCount(toPort: server.port) == 0)
 
@@ -165,7 +167,9 @@ struct CurlLifecycleTests {
             }
             for load in loads {
                 try await load.waitForCompletion()
-                #expect(load.succeeded && load.byteCount == 2000 && load.matchesPattern)
+                #expect(
+                    load.succeeded && load.byteCount == 2000 && load.matchesPattern, "\(String(describing: load.error))"
+                )
             }
         }
         let openDuringUse = clientSocketCount(toPort: server.port)

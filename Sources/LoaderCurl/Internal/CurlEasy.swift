@@ -94,6 +94,13 @@ final class CurlEasy: @unchecked Sendable {
         return code
     }
 
+    /// `true` when the last response came over HTTP/2 or later (so the connection multiplexes).
+    var usedMultiplexingProtocol: Bool {
+        var version = 0
+        _ = CCurlShim_easy_getinfo_long(handle, CURLINFO_HTTP_VERSION, &version)
+        return version >= Int(CURL_HTTP_VERSION_2_0)
+    }
+
     /// The URL of the last request (after redirects).
     var effectiveURL: String? {
         var pointer: UnsafeMutablePointer<CChar>?

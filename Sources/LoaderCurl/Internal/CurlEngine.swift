@@ -15,7 +15,7 @@ internal import CLibCurl
 /// on the way out. Swift concurrency threads never wait for it:
 /// submitting and cancelling only take the lock briefly.
 final class CurlEngine: Sendable {
-    private let state = LockedValueBox(CurlMultiStateMachine<CurlTransfer>())
+    private let state: LockedValueBox<CurlMultiStateMachine<CurlTransfer>>
     private let multi: CurlMulti
     private let lifecycle = LockedValueBox(Lifecycle())
 
@@ -27,11 +27,15 @@ final class CurlEngine: Sendable {
 
     init(configuration: CurlDataLoader.Configuration) throws(CurlError) {
         multi = try CurlMulti(configuration: configuration)
+        state = LockedValueBox(
+            CurlMultiStateMachine(
+                maximumPerHost: configuration.maximumConnectionsPerHost,
+                maximumTotal: configuration.maximumConnections))
     }
 
     /// Hands `transfer` to the loop; its callbacks run on the loop thread.
     func submit(_ transfer: CurlTransfer) {
-        let action = state.withLock { $0.submit(transfer, id: transfer.id) }
+        let action = state.withLock { $0.submit(transfer, id: transfer.id, host: transfer.hostKey) }
         perform(action)
         if action == .reject {
             transfer.complete(with: .invalidRequest(reason: "the loader was released", url: transfer.url))
@@ -58,6 +62,9 @@ final class CurlEngine: Sendable {
 
     /// The number of transfers submitted and not yet finished or cancelled.
     var transferCount: Int { state.withLock { $0.transferCount } }
+
+    /// The number of transfers waiting for a slot under the configured limits.
+    var waitingCount: Int { state.withLock { $0.waitingCount } }
 
     /// Suspends until the loop thread has exited (for tests).
     func waitUntilStopped() async {
@@ -112,7 +119,8 @@ final class CurlEngine: Sendable {
             multi.perform()
             for (handle, result) in multi.completedTransfers() {
                 guard let transfer = loop.take(handle, from: multi) else { continue }
-                turnAgain = state.withLock { $0.didComplete(transfer.id) } || turnAgain
+                let multiplexes = transfer.showsMultiplexingHost
+                turnAgain = state.withLock { $0.didComplete(transfer.id, hostMultiplexes: multiplexes) } || turnAgain
                 transfer.finish(result: result)
             }
             if !turnAgain { multi.poll() }

@@ -18,13 +18,9 @@ final class CurlMulti: @unchecked Sendable {
             throw .transferFailed(code: .init(rawValue: 2), message: "curl_multi_init failed", url: nil)
         }
         self.handle = handle
-        // These options exist in every libcurl that has curl_multi_wakeup (7.68), so failures are ignored.
+        // Connection limits are enforced by CurlMultiStateMachine (curl's own queue can strand transfers).
         let multiplex = configuration.isMultiplexingEnabled ? Int(CURLPIPE_MULTIPLEX) : Int(CURLPIPE_NOTHING)
         _ = CCurlShim_multi_setopt_long(handle, CCurlShim_MOPT_PIPELINING, multiplex)
-        _ = CCurlShim_multi_setopt_long(
-            handle, CCurlShim_MOPT_MAX_HOST_CONNECTIONS, max(0, configuration.maximumConnectionsPerHost))
-        _ = CCurlShim_multi_setopt_long(
-            handle, CCurlShim_MOPT_MAX_TOTAL_CONNECTIONS, max(0, configuration.maximumConnections))
     }
 
     deinit {

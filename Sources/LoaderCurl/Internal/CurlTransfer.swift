@@ -22,10 +22,13 @@ final class CurlTransfer: @unchecked Sendable {
     let id: Int
     let easy: CurlEasy?
     let url: URL?
+    /// The key the per-host limit counts against: scheme, host and port of the request's URL.
+    let hostKey: String
     let phase = LockedValueBox(Phase.running)
     /// Set when the request could not be turned into a transfer; the loop fails it without adding it to curl.
     let setupError: CurlError?
 
+    private let multiplexes: Bool
     private let didReceiveData: @Sendable (Data, URLResponse) -> Void
     private let completion: @Sendable ((any Error)?) -> Void
     private var headers = CurlResponseHeaders()
@@ -46,6 +49,10 @@ final class CurlTransfer: @unchecked Sendable {
             return id
         }
         url = request.url
+        multiplexes =
+            configuration.isMultiplexingEnabled
+            && !(configuration.httpVersion == .http2PriorKnowledge && CurlGlobal.breaksPriorKnowledgeReuse)
+        hostKey = request.url.map { "\($0.scheme ?? "")://\($0.host ?? ""):\($0.port ?? -1)" } ?? ""
         self.didReceiveData = didReceiveData
         self.completion = completion
         var easy: CurlEasy?
@@ -71,6 +78,13 @@ final class CurlTransfer: @unchecked Sendable {
                 // Unreachable: both options exist in every libcurl. The callbacks then see a nil context.
             }
         }
+    }
+
+    /// Whether the finished transfer shows its host shares connections among transfers (HTTP/2, unless this
+    /// libcurl can't reuse the configured prior-knowledge connections).
+    var showsMultiplexingHost: Bool {
+        guard let easy, multiplexes else { return false }
+        return easy.usedMultiplexingProtocol
     }
 
     /// Marks the transfer cancelled; `false` if it had already finished or been cancelled.

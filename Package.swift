@@ -11,12 +11,18 @@ let package = Package(
         .library(name: "DecoderWebP", targets: ["DecoderWebP"]),
         .library(name: "DecoderSVG", targets: ["DecoderSVG"]),
         .library(name: "CacheDisk", targets: ["CacheDisk"]),
+        .library(name: "LoaderCurl", targets: ["LoaderCurl"]),
+        .library(name: "LoaderURLSession", targets: ["LoaderURLSession"]),
         .executable(name: "nuke", targets: ["NukeCLI"]),
     ],
     targets: [
         .target(name: "NukeCore"),
         .target(name: "NukeTestKit", dependencies: ["NukeCore"]),
         .executableTarget(name: "NukeCLI", dependencies: ["NukeCore"]),
+        .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurlShim", dependencies: ["CLibCurl"]),
+        .target(name: "LoaderCurl", dependencies: ["NukeCore", "CLibCurl", "CCurlShim"]),
+        .target(name: "LoaderURLSession", dependencies: ["NukeCore"]),
         .testTarget(name: "NukeCoreTests", dependencies: ["NukeCore", "NukeTestKit"]),
 
         // Codecs: each C library is a system-library target; CJPEGShim keeps libjpeg's setjmp/longjmp in C.
@@ -41,7 +47,10 @@ let package = Package(
         .testTarget(name: "DecoderSVGTests", dependencies: ["DecoderSVG", "NukeCore", "NukeTestKit"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["NukeCore", "NukeTestKit", "DecoderPNG", "DecoderJPEG", "DecoderWebP", "DecoderSVG"]),
+            dependencies: [
+                "NukeCore", "NukeTestKit", "DecoderPNG", "DecoderJPEG", "DecoderWebP", "DecoderSVG", "LoaderCurl",
+                "LoaderURLSession", "CacheDisk",
+            ]),
         .testTarget(name: "NukeTestKitTests", dependencies: ["NukeTestKit", "NukeCore"]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
@@ -50,6 +59,8 @@ let package = Package(
             name: "CacheDiskTestWriter", dependencies: ["CacheDisk"], path: "Tests/CacheDiskTestWriter"),
         .testTarget(
             name: "CacheDiskTests", dependencies: ["CacheDisk", "NukeCore", "NukeTestKit", "CacheDiskTestWriter"]),
+        .testTarget(name: "LoaderCurlTests", dependencies: ["LoaderCurl", "NukeCore", "NukeTestKit"]),
+        .testTarget(name: "LoaderURLSessionTests", dependencies: ["LoaderURLSession", "NukeCore", "NukeTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

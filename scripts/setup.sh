@@ -13,6 +13,9 @@ packages=(
     fonts-dejavu-core   # a font for the SVG text-rendering tests
     libssl-dev          # CacheDisk: SHA-256 file names (OpenSSL libcrypto, CCrypto)
     libxxhash-dev       # CacheDisk: XXH3 checksums of entries and journal records (CXXHash)
+    libcurl4-openssl-dev # LoaderCurl (CLibCurl, pkg-config libcurl); the OpenSSL flavour, not GnuTLS
+    nginx-light         # IntegrationTests: interop test against a real nginx
+    openssl             # IntegrationTests: self-signed certificate for the HTTPS/ALPN interop test
 )
 
 # Only for the benchmark package (Benchmarks/), which compares against these libraries in-process:

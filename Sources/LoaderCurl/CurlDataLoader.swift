@@ -1,0 +1,100 @@
+public import Foundation
+public import NukeCore
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// A ``DataLoading`` on libcurl's multi interface: one multi handle per loader, driven by its own thread.
+///
+/// ```swift
+/// let pipeline = ImagePipeline { $0.dataLoader = CurlDataLoader() }
+/// ```
+///
+/// - **Threads.** `loadData` returns at once; it never blocks a Swift concurrency thread. All transfers of a
+///   loader run on one thread that polls curl and is woken with `curl_multi_wakeup`; it starts with the first
+///   transfer and exits once the loader is released and its last transfer has finished (transfers still
+///   running when the loader is released complete normally).
+/// - **Callbacks** run on that thread, in order, never concurrently for one transfer: `didReceiveData` for
+///   each chunk as it arrives (with an `HTTPURLResponse`: final URL after redirects, status, headers,
+///   `expectedContentLength` from `Content-Length` — for a compressed body that is the compressed size), then
+///   `completion` exactly once. Keep them short: they hold up every transfer of the loader.
+/// - **Status.** A status outside 200–299 (after redirects) fails with
+///   ``CurlError/unacceptableStatusCode(_:url:)``; that response's body is not delivered.
+/// - **Cancellation.** After `cancel()` returns, no callback starts — not even `completion`: a cancelled load
+///   ends silently (the ``DataLoading`` contract allows either). A callback already running on the loader's
+///   thread when `cancel()` is called from another thread may finish. The transfer is removed from curl
+///   promptly and its connection closed if it was mid-response.
+/// - **Connections.** Connections are reused across transfers of the same loader; HTTP/2 multiplexes
+///   transfers over one connection when the server offers it (ALPN over TLS by default; cleartext h2c with
+///   ``Configuration/HTTPVersion/http2PriorKnowledge``). Concurrency and priority are left to the pipeline's
+///   queues; ``Configuration/maximumConnectionsPerHost`` can cap transfers per host for direct use.
+/// - **Request.** The `URLRequest`'s method, headers, body and `timeoutInterval` are honoured. The timeout is an
+///   idle timeout, as in `URLSession`: the transfer fails with ``CurlError/Code/operationTimedOut`` when no byte
+///   moves for that long (checked about once a second, so it fires up to a second late; time spent queued for
+///   a connection doesn't count); it also caps the connect timeout.
+/// - **Redirects** are followed only to `http`/`https` URLs, at most ``Configuration/maximumRedirects`` times.
+///   Only `http` and `https` URLs are accepted at all.
+public final class CurlDataLoader: DataLoading {
+    /// The configuration the loader was created with.
+    public let configuration: Configuration
+
+    let engine: CurlEngine?
+    private let engineError: CurlError?
+
+    /// Creates a loader with its own multi handle (and, from the first transfer on, its own thread).
+    ///
+    /// If libcurl can't be initialised, every load fails with the reason.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        do {
+            engine = try CurlEngine(configuration: configuration)
+            engineError = nil
+        } catch {
+            engine = nil
+            engineError = error
+        }
+    }
+
+    deinit {
+        engine?.releaseOwner()
+    }
+
+    /// The version of the libcurl in use, e.g. `7.88.1`.
+    public static var curlVersion: String { CurlGlobal.version }
+
+    /// Starts loading `request` and returns at once; see the type's documentation for the callback contract.
+    public func loadData(
+        with request: URLRequest,
+        didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) -> any Cancellable {
+        let transfer = CurlTransfer(
+            request: request, configuration: configuration, didReceiveData: didReceiveData,
+            completion: completion)
+        guard let engine else {
+            let error = engineError ?? .invalidRequest(reason: "libcurl is unavailable", url: request.url)
+            DispatchQueue.global().async { transfer.complete(with: error.with(url: request.url)) }
+            return CurlTransferToken(transfer: transfer, engine: nil)
+        }
+        engine.submit(transfer)
+        return CurlTransferToken(transfer: transfer, engine: engine)
+    }
+}
+
+/// The ``Cancellable`` of one ``CurlDataLoader`` transfer. It holds the transfer weakly: a finished transfer
+/// (and its curl handle and buffers) is freed when the loop drops it, even while callers keep the token.
+private final class CurlTransferToken: Cancellable {
+    weak let transfer: CurlTransfer?
+    let engine: CurlEngine?
+
+    init(transfer: CurlTransfer, engine: CurlEngine?) {
+        self.transfer = transfer
+        self.engine = engine
+    }
+
+    func cancel() {
+        guard let transfer, transfer.markCancelled() else { return }
+        engine?.cancel(transfer)
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+internal import CCurlShim
+internal import CLibCurl
+
+/// Drives one curl multi handle on its own thread: `poll` → `curl_multi_perform` → completions, woken by
+/// `curl_multi_wakeup` when transfers are submitted or cancelled.
+///
+/// The loop's bookkeeping is a ``CurlMultiStateMachine`` behind a lock; its actions (start the thread, wake the
+/// loop) run after the lock is released. The thread starts with the first transfer and exits once the owning
+/// ``CurlDataLoader`` is gone and its last transfer has finished, closing the multi handle and its connections
+/// on the way out. Swift concurrency threads never wait for it:
+/// submitting and cancelling only take the lock briefly.
+final class CurlEngine: Sendable {
+    private let state: LockedValueBox<CurlMultiStateMachine<CurlTransfer>>
+    private let multi: CurlMulti
+    private let lifecycle = LockedValueBox(Lifecycle())
+
+    private struct Lifecycle {
+        var loopThread: pthread_t?
+        var isStopped = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    init(configuration: CurlDataLoader.Configuration) throws(CurlError) {
+        multi = try CurlMulti(configuration: configuration)
+        state = LockedValueBox(
+            CurlMultiStateMachine(
+                maximumPerHost: configuration.maximumConnectionsPerHost,
+                maximumTotal: configuration.maximumConnections))
+    }
+
+    /// Hands `transfer` to the loop; its callbacks run on the loop thread.
+    func submit(_ transfer: CurlTransfer) {
+        let action = state.withLock { $0.submit(transfer, id: transfer.id, host: transfer.hostKey) }
+        perform(action)
+        if action == .reject {
+            transfer.complete(with: .invalidRequest(reason: "the loader was released", url: transfer.url))
+        }
+    }
+
+    /// Stops `transfer` promptly: withdrawn if curl doesn't have it yet, else removed from the multi handle.
+    func cancel(_ transfer: CurlTransfer) {
+        perform(state.withLock { $0.cancel(transfer.id) })
+    }
+
+    /// The loader is gone: finish the running transfers, then stop the thread.
+    func releaseOwner() {
+        let (action, neverStarted) = state.withLock { state in
+            let neverStarted = state.phase == .idle
+            return (state.releaseOwner(), neverStarted)
+        }
+        perform(action)
+        if neverStarted {
+            multi.close()
+            markStopped()
+        }
+    }
+
+    /// The number of transfers submitted and not yet finished or cancelled.
+    var transferCount: Int { state.withLock { $0.transferCount } }
+
+    /// The number of transfers waiting for a slot under the configured limits.
+    var waitingCount: Int { state.withLock { $0.waitingCount } }
+
+    /// Suspends until the loop thread has exited (for tests).
+    func waitUntilStopped() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isStopped = lifecycle.withLock { lifecycle in
+                if !lifecycle.isStopped { lifecycle.waiters.append(continuation) }
+                return lifecycle.isStopped
+            }
+            if isStopped { continuation.resume() }
+        }
+    }
+
+    private func perform(_ action: CurlMultiStateMachine<CurlTransfer>.Action) {
+        switch action {
+        case .none, .reject:
+            break
+        case .wakeUp:
+            multi.wakeUp()
+        case .startLoop:
+            let thread = Thread { [self] in
+                // Set from inside: on Linux, naming a Thread before it starts doesn't reach the pthread.
+                Thread.current.name = "nuke.curl-multi"
+                runLoop()
+            }
+            thread.start()
+        }
+    }
+
+    // MARK: The loop thread
+
+    /// The loop thread, once it runs (for tests).
+    var loopThread: pthread_t? { lifecycle.withLock { $0.loopThread } }
+
+    private func runLoop() {
+        lifecycle.withLock { $0.loopThread = pthread_self() }
+        var loop = LoopState()
+        while true {
+            let iteration = state.withLock { $0.nextIteration() }
+            for id in iteration.removals {
+                loop.remove(id, from: multi)
+            }
+            var failed: [(CurlTransfer, CurlError)] = []
+            for (_, transfer) in iteration.additions {
+                if let error = loop.add(transfer, to: multi) { failed.append((transfer, error)) }
+            }
+            if iteration.shouldStop { break }
+            var turnAgain = false
+            for (transfer, error) in failed {
+                turnAgain = state.withLock { $0.didComplete(transfer.id) } || turnAgain
+                transfer.complete(with: error)
+            }
+            multi.perform()
+            for (handle, result) in multi.completedTransfers() {
+                guard let transfer = loop.take(handle, from: multi) else { continue }
+                let multiplexes = transfer.showsMultiplexingHost
+                turnAgain = state.withLock { $0.didComplete(transfer.id, hostMultiplexes: multiplexes) } || turnAgain
+                transfer.finish(result: result)
+            }
+            if !turnAgain { multi.poll() }
+        }
+        multi.close()
+        markStopped()
+    }
+
+    private func markStopped() {
+        let waiters = lifecycle.withLock { lifecycle in
+            lifecycle.isStopped = true
+            defer { lifecycle.waiters.removeAll() }
+            return lifecycle.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+/// The transfers inside the multi handle; owned by the loop thread.
+private struct LoopState {
+    private var transfers: [Int: CurlTransfer] = [:]
+    private var ids: [UnsafeMutableRawPointer: Int] = [:]
+
+    /// Adds the transfer to curl, or returns why it can't run.
+    mutating func add(_ transfer: CurlTransfer, to multi: CurlMulti) -> CurlError? {
+        if let error = transfer.setupError { return error }
+        guard let easy = transfer.easy else {
+            return .invalidRequest(reason: "no curl handle", url: transfer.url)
+        }
+        let code = multi.add(easy)
+        guard code == CURLM_OK else {
+            let message = curl_multi_strerror(code).map { String(cString: $0) } ?? "curl_multi_add_handle failed"
+            return .transferFailed(code: .init(rawValue: Int(code.rawValue)), message: message, url: transfer.url)
+        }
+        transfers[transfer.id] = transfer
+        ids[easy.handle] = transfer.id
+        return nil
+    }
+
+    /// Removes a cancelled transfer from curl (if it is still there) and drops it.
+    mutating func remove(_ id: Int, from multi: CurlMulti) {
+        guard let transfer = transfers.removeValue(forKey: id), let easy = transfer.easy else { return }
+        ids[easy.handle] = nil
+        multi.remove(easy)
+    }
+
+    /// Removes a finished transfer from curl and returns it.
+    mutating func take(_ handle: UnsafeMutableRawPointer, from multi: CurlMulti) -> CurlTransfer? {
+        guard let id = ids.removeValue(forKey: handle), let transfer = transfers.removeValue(forKey: id),
+            let easy = transfer.easy
+        else { return nil }
+        multi.remove(easy)
+        return transfer
+    }
+}

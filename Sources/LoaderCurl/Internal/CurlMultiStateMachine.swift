@@ -1,0 +1,191 @@
+/// The state of the curl multi loop, as a pure value: which transfers wait for a free slot (per-host and total
+/// limits), which wait to be added to or removed from the multi handle, whether the loop thread runs, and
+/// whether a wake-up is already on its way.
+///
+/// Every method returns what the caller must do; the caller holds the lock around the call and performs the
+/// action (start the thread, `curl_multi_wakeup`) after releasing it. Only the loop thread calls
+/// ``nextIteration()`` and ``didComplete(_:)``. Generic over the transfer so tests can drive it with plain values.
+///
+/// Limits are enforced here, not with curl's `CURLMOPT_MAX_HOST_CONNECTIONS`/`MAX_TOTAL_CONNECTIONS`: curl's
+/// queue of transfers waiting for a connection can strand a transfer until its connect timeout (observed with
+/// 7.88.1; see curl/curl#18056). A transfer is *admitted* when it's within the limits; only admitted transfers
+/// reach curl, in submission order. Once a host showed it multiplexes (HTTP/2), its limit becomes
+/// ``streamsPerMultiplexingHost`` (curl's default of concurrent streams per connection): curl then runs its
+/// transfers over one shared connection, where a larger burst would make it open dozens of connections.
+///
+/// Lifecycle: `idle` (no thread yet) → `running` (first submission starts the thread) → `stopped` (the owner
+/// was released and no transfer is left; the thread exits and never restarts).
+struct CurlMultiStateMachine<Transfer> {
+    enum Phase: Equatable {
+        case idle, running, stopped
+    }
+
+    /// What the caller does after ``submit(_:id:host:)``, ``cancel(_:)`` or ``releaseOwner()``.
+    enum Action: Equatable {
+        /// Nothing: the loop will see the change on its own (or there's nothing to do).
+        case none
+        /// Start the loop thread (the first submission).
+        case startLoop
+        /// Wake the loop out of `curl_multi_poll`.
+        case wakeUp
+        /// The loader is gone; the transfer can't run. (Unreachable through the public API.)
+        case reject
+    }
+
+    /// What the loop does in one turn, before `curl_multi_perform`.
+    struct Iteration {
+        /// Transfers to add to the multi handle, in admission order.
+        var additions: [(id: Int, transfer: Transfer)] = []
+        /// Ids of cancelled transfers to remove from the multi handle.
+        var removals: [Int] = []
+        /// `true` when the loop should exit now: the owner is gone and no transfer is left.
+        var shouldStop = false
+    }
+
+    private struct Entry {
+        let id: Int
+        let host: String
+        let transfer: Transfer
+    }
+
+    /// The most admitted transfers per host and in total; 0 means no limit.
+    let maximumPerHost: Int
+    let maximumTotal: Int
+
+    /// The per-host limit for hosts known to multiplex (unless ``maximumPerHost`` is 0, meaning no limit).
+    static var streamsPerMultiplexingHost: Int { 100 }
+
+    private(set) var phase = Phase.idle
+    /// Submitted, not yet admitted (over a limit), in submission order.
+    private var waiting: [Entry] = []
+    /// Admitted, not yet taken by the loop.
+    private var pendingAdditions: [Entry] = []
+    private var pendingRemovals: [Int] = []
+    /// Ids handed to the loop and not yet completed or removed.
+    private var active: Set<Int> = []
+    /// The host of every admitted transfer (pending or active), and the counts per host.
+    private var admittedHosts: [Int: String] = [:]
+    private var admittedPerHost: [String: Int] = [:]
+    private var multiplexingHosts: Set<String> = []
+    private var isWakeUpPending = false
+    private var isOwnerReleased = false
+
+    init(maximumPerHost: Int = 0, maximumTotal: Int = 0) {
+        self.maximumPerHost = max(0, maximumPerHost)
+        self.maximumTotal = max(0, maximumTotal)
+    }
+
+    /// The number of transfers submitted and not yet completed, removed or withdrawn.
+    var transferCount: Int { waiting.count + pendingAdditions.count + active.count }
+
+    /// The number of transfers waiting for a slot.
+    var waitingCount: Int { waiting.count }
+
+    /// Queues `transfer` (to `host`, the key its limit counts against) for addition.
+    mutating func submit(_ transfer: Transfer, id: Int, host: String) -> Action {
+        guard phase != .stopped, !isOwnerReleased else { return .reject }
+        waiting.append(Entry(id: id, host: host, transfer: transfer))
+        let admitted = admit()
+        if phase == .idle {
+            phase = .running
+            isWakeUpPending = false
+            return .startLoop
+        }
+        return admitted ? requestWakeUp() : .none
+    }
+
+    /// Cancels transfer `id`. A transfer the loop hasn't taken yet is withdrawn (it never reaches curl); an
+    /// active one is queued for removal; a completed or unknown one is ignored. A freed slot admits the next
+    /// waiting transfer.
+    mutating func cancel(_ id: Int) -> Action {
+        if let index = waiting.firstIndex(where: { $0.id == id }) {
+            waiting.remove(at: index)
+            return stopIfDone()
+        }
+        if let index = pendingAdditions.firstIndex(where: { $0.id == id }) {
+            pendingAdditions.remove(at: index)
+            release(id)
+            return admit() ? requestWakeUp() : stopIfDone()
+        }
+        guard active.remove(id) != nil else { return .none }
+        release(id)
+        _ = admit()
+        pendingRemovals.append(id)
+        return requestWakeUp()
+    }
+
+    /// The loader was released: no more submissions. The loop finishes the transfers it has, then stops.
+    mutating func releaseOwner() -> Action {
+        isOwnerReleased = true
+        if phase == .idle {
+            phase = .stopped
+            return .none
+        }
+        return stopIfDone()
+    }
+
+    /// Takes the pending work for one turn of the loop (loop thread only).
+    mutating func nextIteration() -> Iteration {
+        isWakeUpPending = false
+        var iteration = Iteration()
+        iteration.additions = pendingAdditions.map { ($0.id, $0.transfer) }
+        iteration.removals = pendingRemovals
+        pendingAdditions.removeAll()
+        pendingRemovals.removeAll()
+        for addition in iteration.additions { active.insert(addition.id) }
+        if isOwnerReleased, transferCount == 0, phase == .running {
+            phase = .stopped
+            iteration.shouldStop = true
+        }
+        return iteration
+    }
+
+    /// Transfer `id` finished inside curl (loop thread only); `hostMultiplexes` when it ran over HTTP/2, which
+    /// raises its host's limit to ``streamsPerMultiplexingHost``. Returns `true` when the loop should take another turn at once
+    /// instead of polling: a waiting transfer was admitted, or the owner is gone and this was the last transfer.
+    mutating func didComplete(_ id: Int, hostMultiplexes: Bool = false) -> Bool {
+        guard active.remove(id) != nil else { return false }
+        if hostMultiplexes, let host = admittedHosts[id] { multiplexingHosts.insert(host) }
+        release(id)
+        let admitted = admit()
+        return admitted || (isOwnerReleased && transferCount == 0)
+    }
+
+    /// Moves waiting transfers within the limits to `pendingAdditions`, in order; `true` if any moved.
+    private mutating func admit() -> Bool {
+        var admitted = false
+        var index = 0
+        while index < waiting.count {
+            if maximumTotal > 0, admittedHosts.count >= maximumTotal { break }
+            let entry = waiting[index]
+            let hostLimit = multiplexingHosts.contains(entry.host) ? Self.streamsPerMultiplexingHost : maximumPerHost
+            if maximumPerHost > 0, admittedPerHost[entry.host, default: 0] >= hostLimit {
+                index += 1
+                continue
+            }
+            waiting.remove(at: index)
+            admittedHosts[entry.id] = entry.host
+            admittedPerHost[entry.host, default: 0] += 1
+            pendingAdditions.append(entry)
+            admitted = true
+        }
+        return admitted
+    }
+
+    private mutating func release(_ id: Int) {
+        guard let host = admittedHosts.removeValue(forKey: id) else { return }
+        let count = admittedPerHost[host, default: 1] - 1
+        admittedPerHost[host] = count > 0 ? count : nil
+    }
+
+    private mutating func requestWakeUp() -> Action {
+        guard phase == .running, !isWakeUpPending else { return .none }
+        isWakeUpPending = true
+        return .wakeUp
+    }
+
+    private mutating func stopIfDone() -> Action {
+        guard isOwnerReleased, transferCount == 0 else { return .none }
+        return requestWakeUp()
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+internal import CCurlShim
+internal import CLibCurl
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One load: its easy handle, the caller's callbacks, and the response being received.
+///
+/// Created (and its handle configured) on the caller's thread; after submission only the loop thread touches
+/// it, except ``phase``, which the caller's ``CurlTransferToken`` flips to `cancelled` under its lock. Every
+/// callback runs on the loop thread, so a transfer's callbacks are ordered and never concurrent; each one
+/// first checks ``phase``, so none starts once `cancel()` has returned.
+final class CurlTransfer: @unchecked Sendable {
+    // @unchecked: mutable fields are confined to the loop thread after submission (the hand-over goes through
+    // the multi loop's lock); `phase` is a locked box; the rest is immutable.
+    enum Phase: Equatable {
+        case running, cancelled, finished
+    }
+
+    let id: Int
+    let easy: CurlEasy?
+    let url: URL?
+    /// The key the per-host limit counts against: scheme, host and port of the request's URL.
+    let hostKey: String
+    let phase = LockedValueBox(Phase.running)
+    /// Set when the request could not be turned into a transfer; the loop fails it without adding it to curl.
+    let setupError: CurlError?
+
+    private let multiplexes: Bool
+    private let didReceiveData: @Sendable (Data, URLResponse) -> Void
+    private let completion: @Sendable ((any Error)?) -> Void
+    private var headers = CurlResponseHeaders()
+    private var response: HTTPURLResponse?
+    private var statusError: CurlError?
+    private var idleTimeout: IdleTimeout?
+
+    private static let ids = LockedValueBox(0)
+
+    init(
+        request: URLRequest,
+        configuration: CurlDataLoader.Configuration,
+        didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        id = Self.ids.withLock { id in
+            id += 1
+            return id
+        }
+        url = request.url
+        multiplexes =
+            configuration.isMultiplexingEnabled
+            && !(configuration.httpVersion == .http2PriorKnowledge && CurlGlobal.breaksPriorKnowledgeReuse)
+        hostKey = request.url.map { "\($0.scheme ?? "")://\($0.host ?? ""):\($0.port ?? -1)" } ?? ""
+        self.didReceiveData = didReceiveData
+        self.completion = completion
+        var easy: CurlEasy?
+        var setupError: CurlError?
+        do {
+            let handle = try CurlEasy()
+            try handle.configure(for: request, configuration: configuration)
+            easy = handle
+        } catch {
+            setupError = error.with(url: request.url)
+        }
+        self.easy = easy
+        self.setupError = setupError
+        if request.timeoutInterval > 0 { idleTimeout = IdleTimeout(interval: request.timeoutInterval) }
+        if let easy {
+            // The context pointer is valid while the transfer is in the multi handle: the loop holds it.
+            let context = Unmanaged.passUnretained(self).toOpaque()
+            do {
+                try easy.set(CCurlShim_OPT_HEADERDATA, pointer: context)
+                try easy.set(CCurlShim_OPT_WRITEDATA, pointer: context)
+                try easy.set(CCurlShim_OPT_XFERINFODATA, pointer: context)
+            } catch {
+                // Unreachable: both options exist in every libcurl. The callbacks then see a nil context.
+            }
+        }
+    }
+
+    /// Whether the finished transfer shows its host shares connections among transfers (HTTP/2, unless this
+    /// libcurl can't reuse the configured prior-knowledge connections).
+    var showsMultiplexingHost: Bool {
+        guard let easy, multiplexes else { return false }
+        return easy.usedMultiplexingProtocol
+    }
+
+    /// Marks the transfer cancelled; `false` if it had already finished or been cancelled.
+    func markCancelled() -> Bool {
+        phase.withLock { phase in
+            guard phase == .running else { return false }
+            phase = .cancelled
+            return true
+        }
+    }
+
+    private var isRunning: Bool { phase.snapshot == .running }
+
+    // MARK: Loop thread
+
+    /// A header line arrived (status lines included, for every response in a redirect chain).
+    func receiveHeader(_ bytes: UnsafeBufferPointer<CChar>) -> Int {
+        guard isRunning else { return 0 }
+        idleTimeout?.recordActivity()
+        headers.append(line: bytes)
+        return bytes.count
+    }
+
+    /// Body bytes arrived. Returns the number of bytes consumed; anything else makes curl abort the transfer.
+    func receiveBody(_ bytes: UnsafeBufferPointer<CChar>) -> Int {
+        guard isRunning else { return 0 }
+        if response == nil {
+            let response = makeResponse()
+            self.response = response
+            if let statusError = validate(response) {
+                self.statusError = statusError
+                return 0
+            }
+        }
+        guard let response, let base = bytes.baseAddress else { return bytes.count }
+        let chunk = Data(bytes: base, count: bytes.count)
+        // Re-checked right before the call: a cancel() that returned before this point stops it.
+        guard isRunning else { return 0 }
+        didReceiveData(chunk, response)
+        return isRunning ? bytes.count : 0
+    }
+
+    /// curl reports progress (at least once a second while the transfer runs). Returns `false` to abort: the
+    /// transfer was cancelled, or no byte moved for the request's `timeoutInterval`.
+    func progress(downloaded: Int64, uploaded: Int64) -> Bool {
+        guard isRunning else { return false }
+        guard var timeout = idleTimeout else { return true }
+        defer { idleTimeout = timeout }
+        guard timeout.isExpired(downloaded: downloaded, uploaded: uploaded) else { return true }
+        statusError = .transferFailed(
+            code: .operationTimedOut,
+            message: "No data received for \(timeout.interval) s (the request's timeoutInterval)", url: currentURL)
+        return false
+    }
+
+    /// curl finished the transfer with `result`; calls `completion` unless the transfer was cancelled.
+    func finish(result: CURLcode) {
+        let error: CurlError?
+        if let statusError {
+            error = statusError  // a non-2xx status, or the idle timeout
+        } else if result != CURLE_OK {
+            let message = easy?.message(for: result) ?? result.message
+            error = .transferFailed(code: CurlError.Code(result), message: message, url: currentURL)
+        } else {
+            let response = self.response ?? makeResponse()
+            error = validate(response)
+        }
+        complete(with: error)
+    }
+
+    /// Calls `completion(error)` unless the transfer was cancelled or already completed.
+    func complete(with error: CurlError?) {
+        let shouldCall = phase.withLock { phase in
+            guard phase == .running else { return false }
+            phase = .finished
+            return true
+        }
+        guard shouldCall else { return }
+        completion(error)
+    }
+
+    private var currentURL: URL? {
+        easy?.effectiveURL.flatMap(URL.init(string:)) ?? url
+    }
+
+    private func makeResponse() -> HTTPURLResponse? {
+        guard let url = currentURL else { return nil }
+        let status = easy?.responseCode ?? 0
+        return HTTPURLResponse(
+            url: url, statusCode: status, httpVersion: headers.httpVersion, headerFields: headers.fields)
+    }
+
+    private func validate(_ response: HTTPURLResponse?) -> CurlError? {
+        let status = response?.statusCode ?? easy?.responseCode ?? 0
+        guard !(200..<300).contains(status) else { return nil }
+        return .unacceptableStatusCode(status, url: currentURL)
+    }
+}
+
+extension CurlError {
+    /// The error with its URL filled in when it had none.
+    func with(url: URL?) -> CurlError {
+        switch self {
+        case let .transferFailed(code, message, nil): .transferFailed(code: code, message: message, url: url)
+        case let .invalidRequest(reason, nil): .invalidRequest(reason: reason, url: url)
+        default: self
+        }
+    }
+}

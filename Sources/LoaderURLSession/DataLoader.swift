@@ -1,0 +1,113 @@
+public import Foundation
+public import NukeCore
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// A ``DataLoading`` on Foundation's `URLSession` (FoundationNetworking on Linux), streaming each chunk through
+/// a session delegate.
+///
+/// ```swift
+/// let pipeline = ImagePipeline { $0.dataLoader = DataLoader() }
+/// ```
+///
+/// - **Callbacks** run on the session's serial delegate queue, in order and never concurrently: `didReceiveData`
+///   for each chunk (with the `HTTPURLResponse`), then `completion` exactly once.
+/// - **Status.** A status outside 200–299 fails with ``Error/statusCodeUnacceptable(_:)`` and the body is not
+///   delivered.
+/// - **Redirects** are followed only to `http`/`https` URLs, at most ``maximumRedirects`` times; otherwise the
+///   load fails with ``Error/redirectNotAllowed(_:)`` or ``Error/tooManyRedirects(_:)``. (FoundationNetworking
+///   resolves a `Location` without a host, such as `file:///etc/passwd`, against the current URL, so that one
+///   becomes an `http` request for `/etc/passwd` on the same server; no local file is ever read.)
+/// - **Cancellation.** After `cancel()` returns no callback starts, not even `completion` (a callback already
+///   running on the delegate queue may finish).
+/// - **Caching.** FoundationNetworking's `URLCache` stores nothing on Linux (and ignores query strings), so the
+///   default configuration turns it off: use the pipeline's caches (`ImageCache`, a `DataCaching` plugin).
+/// - **Timeouts** are `URLSession`'s: the request's `timeoutInterval` (default from the configuration's
+///   `timeoutIntervalForRequest`).
+///
+/// `CurlDataLoader` (the LoaderCurl product) is several times faster on Linux; this loader is for apps that
+/// already configure `URLSession` (proxies, protocol classes) and want the pipeline to share it.
+public final class DataLoader: DataLoading {
+    /// The session all loads run on. It's invalidated when the loader is released (running loads finish).
+    public let session: URLSession
+
+    /// How many redirects a load follows before failing with ``Error/tooManyRedirects(_:)``.
+    public let maximumRedirects: Int
+
+    private let delegate: DataLoaderSessionDelegate
+
+    /// The default session configuration: `URLSessionConfiguration.default` with no `URLCache` (it stores
+    /// nothing on Linux) and a cache policy that ignores local data.
+    public static var defaultConfiguration: URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.default
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return configuration
+    }
+
+    /// Creates a loader with its own session.
+    ///
+    /// - Parameters:
+    ///   - configuration: The session configuration; see ``defaultConfiguration``.
+    ///   - maximumRedirects: How many redirects one load may follow (default 10).
+    public init(configuration: URLSessionConfiguration = DataLoader.defaultConfiguration, maximumRedirects: Int = 10) {
+        self.maximumRedirects = max(0, maximumRedirects)
+        delegate = DataLoaderSessionDelegate(maximumRedirects: self.maximumRedirects)
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.name = "nuke.DataLoader.delegate"
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// Starts loading `request` and returns at once; see the type's documentation for the callback contract.
+    public func loadData(
+        with request: URLRequest,
+        didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
+        completion: @escaping @Sendable ((any Swift.Error)?) -> Void
+    ) -> any Cancellable {
+        let task = session.dataTask(with: request)
+        let handler = DataLoaderTaskHandler(didReceiveData: didReceiveData, completion: completion)
+        delegate.register(handler, for: task)
+        task.resume()
+        return DataLoaderTaskToken(task: task, handler: handler)
+    }
+
+    /// Why a ``DataLoader`` load failed, besides `URLError`s from the session.
+    public enum Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
+        /// The server answered with a status outside 200–299.
+        case statusCodeUnacceptable(Int)
+        /// A redirect pointed to a URL that isn't `http`/`https`.
+        case redirectNotAllowed(URL?)
+        /// The load was redirected more than ``DataLoader/maximumRedirects`` times; the last target.
+        case tooManyRedirects(URL?)
+
+        public var description: String {
+            switch self {
+            case let .statusCodeUnacceptable(status):
+                "Response status code was unacceptable: \(status)"
+            case let .redirectNotAllowed(url):
+                "Refused to follow a redirect to \(url?.absoluteString ?? "nil") (only http and https are allowed)"
+            case let .tooManyRedirects(url):
+                "Too many redirects (last to \(url?.absoluteString ?? "nil"))"
+            }
+        }
+    }
+}
+
+/// The ``Cancellable`` of one ``DataLoader`` load.
+private struct DataLoaderTaskToken: Cancellable, @unchecked Sendable {
+    // @unchecked: URLSessionTask's `cancel()` is thread-safe; the handler is Sendable.
+    let task: URLSessionDataTask
+    let handler: DataLoaderTaskHandler
+
+    func cancel() {
+        guard handler.markCancelled() else { return }
+        task.cancel()
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The callbacks of one load and what the delegate learned about it. `phase` is locked (the token flips it to
+/// `cancelled`); the other fields are touched only on the session's serial delegate queue.
+final class DataLoaderTaskHandler: @unchecked Sendable {
+    // @unchecked: see above — `phase` is a locked box, the rest is confined to the serial delegate queue.
+    enum Phase: Equatable {
+        case running, cancelled, finished
+    }
+
+    let didReceiveData: @Sendable (Data, URLResponse) -> Void
+    let completion: @Sendable ((any Error)?) -> Void
+    let phase = LockedValueBox(Phase.running)
+    var response: URLResponse?
+    var error: DataLoader.Error?
+    var redirectCount = 0
+
+    init(
+        didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        self.didReceiveData = didReceiveData
+        self.completion = completion
+    }
+
+    var isRunning: Bool { phase.snapshot == .running }
+
+    /// `false` if the load had already finished or been cancelled.
+    func markCancelled() -> Bool {
+        phase.withLock { phase in
+            guard phase == .running else { return false }
+            phase = .cancelled
+            return true
+        }
+    }
+
+    /// Calls `completion` unless the load was cancelled or already completed.
+    func finish(_ error: (any Error)?) {
+        let shouldCall = phase.withLock { phase in
+            guard phase == .running else { return false }
+            phase = .finished
+            return true
+        }
+        if shouldCall { completion(error) }
+    }
+}
+
+/// The session delegate: routes each task's events to its handler, validates status codes and redirects.
+final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // @unchecked: `handlers` is a locked box; `maximumRedirects` is immutable.
+    private let handlers = LockedValueBox([Int: DataLoaderTaskHandler]())
+    private let maximumRedirects: Int
+
+    init(maximumRedirects: Int) {
+        self.maximumRedirects = maximumRedirects
+    }
+
+    func register(_ handler: DataLoaderTaskHandler, for task: URLSessionTask) {
+        handlers.withLock { $0[task.taskIdentifier] = handler }
+    }
+
+    private func handler(for task: URLSessionTask) -> DataLoaderTaskHandler? {
+        handlers.withLock { $0[task.taskIdentifier] }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        guard let handler = handler(for: dataTask) else { return completionHandler(.cancel) }
+        handler.response = response
+        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+            if handler.error == nil { handler.error = .statusCodeUnacceptable(http.statusCode) }
+            return completionHandler(.cancel)
+        }
+        completionHandler(handler.isRunning ? .allow : .cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard let handler = handler(for: dataTask), handler.error == nil, handler.isRunning else { return }
+        guard let response = handler.response ?? dataTask.response else { return }
+        handler.didReceiveData(data, response)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        guard let handler = handler(for: task) else { return completionHandler(nil) }
+        handler.redirectCount += 1
+        let scheme = request.url?.scheme?.lowercased()
+        if scheme != "http" && scheme != "https" {
+            handler.error = .redirectNotAllowed(request.url)
+            return completionHandler(nil)
+        }
+        if handler.redirectCount > maximumRedirects {
+            handler.error = .tooManyRedirects(request.url)
+            return completionHandler(nil)
+        }
+        completionHandler(request)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let handler = handlers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let failure = handler.error {
+            handler.finish(failure)
+        } else if let error {
+            handler.finish(error)
+        } else if let http = (handler.response ?? task.response) as? HTTPURLResponse,
+            !(200..<300).contains(http.statusCode)
+        {
+            handler.finish(DataLoader.Error.statusCodeUnacceptable(http.statusCode))
+        } else {
+            handler.finish(nil)
+        }
+    }
+}

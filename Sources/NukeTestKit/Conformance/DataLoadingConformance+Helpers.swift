@@ -1,0 +1,56 @@
+import Foundation
+import NukeCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension DataLoadingConformance {
+    func load(_ path: String, configure: (inout URLRequest) -> Void = { _ in }) -> RecordedLoad {
+        var request = URLRequest(url: url(path))
+        configure(&request)
+        return RecordedLoad(loader: loader, request: request)
+    }
+
+    /// Watches for ``Options/quietPeriod`` for callbacks that must not come, then checks every load's record:
+    /// no violations, and (with `expectCompletion`) exactly one completion.
+    func settle(_ loads: [RecordedLoad], expectCompletion: Bool = true) async throws {
+        try await Task.sleep(for: options.quietPeriod)
+        for load in loads {
+            let name = load.request.url.map { "\(load.request.httpMethod ?? "GET") \($0.path)" } ?? "?"
+            if let violation = load.violations.first {
+                throw Failure("\(name): \(violation)")
+            }
+            if expectCompletion, load.completionCount != 1 {
+                throw Failure("\(name): completion called \(load.completionCount) times")
+            }
+        }
+    }
+
+    func waitForAbortedResponses(_ count: Int, _ what: String) async throws {
+        do {
+            try await server.waitUntil("the client to close the connection", timeout: options.timeout) {
+                $0.abortedResponses >= count
+            }
+        } catch {
+            throw Failure("\(what): the loader kept the connection open — the transfer wasn't stopped (\(error))")
+        }
+    }
+
+    func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+        if !condition { throw Failure(message()) }
+    }
+
+    func expectEqual(_ data: Data, _ expected: Data, _ what: String) throws {
+        guard data != expected else { return }
+        let mismatch = zip(data, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        throw Failure(
+            "\(what): received \(data.count) bytes, expected \(expected.count)"
+                + (mismatch.map { "; first difference at offset \($0)" } ?? ""))
+    }
+}
+
+/// A short description of a completion's error.
+func describe(_ error: (any Error)?) -> String {
+    error.map { "\(type(of: $0)): \($0)" } ?? "no error"
+}

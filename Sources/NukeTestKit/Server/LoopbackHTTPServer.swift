@@ -1,0 +1,112 @@
+public import Foundation
+
+/// An HTTP/1.1 server on `127.0.0.1` at a port the kernel picks, with scripted routes and fault injection, for
+/// testing loaders against real sockets without the internet.
+///
+/// ```swift
+/// let server = try LoopbackHTTPServer(routes: [
+///     "/image.png": .data(pngData, headers: ["Content-Type": "image/png"]),
+///     "/slow": .chunked(chunks, delay: .milliseconds(50)),
+///     "/stall": .stall,
+/// ])
+/// defer { server.shutdown() }
+/// let url = server.url("/image.png")
+/// // … load it, then:
+/// #expect(server.requests(for: "/image.png").count == 1)
+/// ```
+///
+/// Each connection is served on its own thread with plain POSIX sockets; connections are kept alive between
+/// requests. Paths without a route get `404`. Every request is logged (``requests``) and counted
+/// (``statistics``); ``waitUntil(_:timeout:_:)`` suspends until the counters satisfy a condition, without
+/// polling. ``shutdown()`` (also run by `deinit`) closes every connection — stalled ones included — and
+/// returns once all server threads have exited. Thread-safe.
+public final class LoopbackHTTPServer: Sendable {
+    /// The port the server listens on.
+    public let port: Int
+    private let core: ServerCore
+
+    /// Why a wait on the server ended without its condition being met.
+    public enum Error: Swift.Error, Sendable, CustomStringConvertible {
+        /// The condition didn't hold within the timeout; the statistics when it expired.
+        case timedOut(String, Statistics)
+        /// The server shut down while waiting.
+        case shutDown
+
+        public var description: String {
+            switch self {
+            case let .timedOut(what, statistics): "Timed out waiting for \(what); server statistics: \(statistics)"
+            case .shutDown: "The server shut down while waiting"
+            }
+        }
+    }
+
+    /// Starts a server with `routes` (path → route; the path excludes the query string).
+    ///
+    /// - Throws: If the listening socket can't be set up.
+    public init(routes: [String: Route] = [:]) throws {
+        let (fd, port) = try Socket.listenOnLoopback()
+        self.port = port
+        core = try ServerCore(listenFD: fd, routes: routes)
+        core.start()
+    }
+
+    deinit {
+        core.shutdown()
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// The URL of `pathAndQuery` (which starts with `/`) on this server.
+    public func url(_ pathAndQuery: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(pathAndQuery)")!
+    }
+
+    /// Sets (or with `nil`, removes) the route for `path`; applies to requests received from now on.
+    public func setRoute(_ route: Route?, for path: String) {
+        core.state.withLock { $0.routes[path] = route }
+    }
+
+    /// Every request received so far, in arrival order.
+    public var requests: [RecordedRequest] {
+        core.state.withLock { $0.requests }
+    }
+
+    /// The requests received so far for `path` (the query is ignored).
+    public func requests(for path: String) -> [RecordedRequest] {
+        requests.filter { $0.path == path }
+    }
+
+    /// The counters so far.
+    public var statistics: Statistics {
+        core.state.withLock { $0.statistics }
+    }
+
+    /// Suspends until `condition` holds for the server's ``statistics`` — checked now and after every change —
+    /// or `timeout` passes. `condition` runs under the server's lock: it must not call the server.
+    ///
+    /// - Throws: ``Error/timedOut(_:_:)`` naming `what`, or ``Error/shutDown``.
+    public func waitUntil(
+        _ what: String, timeout: Duration = .seconds(10),
+        _ condition: @escaping @Sendable (Statistics) -> Bool
+    ) async throws {
+        try await core.waitUntil(what, timeout: timeout, condition)
+    }
+
+    /// Suspends until at least `count` requests have arrived (see ``waitUntil(_:timeout:_:)``).
+    public func waitForRequests(count: Int, timeout: Duration = .seconds(10)) async throws {
+        try await waitUntil("\(count) requests", timeout: timeout) { $0.requestCount >= count }
+    }
+
+    /// Suspends until no connection is open, i.e. every client closed its sockets (see
+    /// ``waitUntil(_:timeout:_:)``).
+    public func waitForAllConnectionsToClose(timeout: Duration = .seconds(10)) async throws {
+        try await waitUntil("all connections to close", timeout: timeout) { $0.openConnections == 0 }
+    }
+
+    /// Closes the listening socket and every connection, wakes stalled responses, and returns once every
+    /// server thread has exited. Pending waits fail with ``Error/shutDown``. Idempotent.
+    public func shutdown() {
+        core.shutdown()
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
+import NukeTestKit
+
+/// nginx serving a directory on loopback ports — HTTP/1.1, cleartext HTTP/2 (h2c), and, when the `openssl`
+/// command exists, HTTPS with HTTP/2 over ALPN using a self-signed certificate made for the run — for interop
+/// tests.
+///
+/// The test creates the listening sockets itself (port 0) and hands them to nginx through nginx's `NGINX`
+/// environment variable (its socket-inheritance mechanism), so there is no race for a free port and no need to
+/// wait for nginx to start listening: connections queue in the sockets' backlog until it accepts them. nginx
+/// runs in the foreground (a master and one worker; nginx 1.22 crashes when inheriting sockets with
+/// `master_process off`) with a config, logs and files in a temporary directory; the child gets no descriptor
+/// of ours besides the two sockets. ``stop()`` (or `deinit`)
+/// terminates it and waits for it to exit.
+final class NginxServer {
+    static let executable = ["/usr/sbin/nginx", "/usr/bin/nginx"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+    static let openssl = ["/usr/bin/openssl", "/usr/local/bin/openssl"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// Why nginx tests can't run here, if they can't.
+    static var unavailableReason: String? {
+        executable == nil ? "nginx is not installed (apt-get install nginx-light); skipping the interop test" : nil
+    }
+
+    let directory: URL
+    let http1Port: Int
+    let http2Port: Int
+    /// The HTTPS (HTTP/2 over ALPN) port, if `openssl` could make a certificate.
+    let httpsPort: Int?
+    /// The PEM certificate of the HTTPS port (self-signed for `127.0.0.1`), to trust as a CA bundle.
+    let certificatePath: String?
+    private var pid: pid_t = 0
+
+    /// Starts nginx serving `files` (name → contents) from its document root.
+    init(files: [String: Data]) throws {
+        guard let executable = Self.executable else { throw NginxError.notInstalled }
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("nuke-nginx-\(UUID().uuidString)")
+        let root = directory.appendingPathComponent("html")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        for (name, data) in files {
+            try data.write(to: root.appendingPathComponent(name))
+        }
+        let certificate = Self.makeCertificate(in: directory)
+        var sockets = [try Self.listeningSocket(), try Self.listeningSocket()]
+        if certificate != nil { sockets.append(try Self.listeningSocket()) }
+        defer { for socket in sockets { close(socket.fd) } }
+        http1Port = sockets[0].port
+        http2Port = sockets[1].port
+        httpsPort = certificate != nil ? sockets[2].port : nil
+        certificatePath = certificate
+        let config = directory.appendingPathComponent("nginx.conf")
+        try Self.config(directory: directory.path, http1Port: http1Port, http2Port: http2Port, httpsPort: httpsPort)
+            .write(to: config, atomically: true, encoding: .utf8)
+        pid = try Self.spawn(
+            executable,
+            arguments: [
+                "-p", directory.path, "-c", config.path, "-e", directory.appendingPathComponent("error.log").path,
+            ],
+            inheriting: sockets.map(\.fd))
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Terminates nginx and waits for it to exit (its logs are complete afterwards). Idempotent.
+    func stop() {
+        guard pid > 0 else { return }
+        kill(pid, SIGTERM)
+        let killer = DispatchWorkItem { [pid] in kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 10, execute: killer)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        killer.cancel()
+        pid = 0
+    }
+
+    /// One access-log line: `$connection $connection_requests $server_protocol $status $body_bytes_sent $uri`.
+    struct LogEntry {
+        let connection: Int
+        let connectionRequests: Int
+        let serverProtocol: String
+        let status: Int
+        let bytes: Int
+        let uri: String
+    }
+
+    /// The access log (complete once ``stop()`` returned).
+    func accessLog() throws -> [LogEntry] {
+        let text = try String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)
+        return text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ").map(String.init)
+            guard fields.count == 6, let connection = Int(fields[0]), let requests = Int(fields[1]),
+                let status = Int(fields[3]), let bytes = Int(fields[4])
+            else { return nil }
+            return LogEntry(
+                connection: connection, connectionRequests: requests, serverProtocol: fields[2], status: status,
+                bytes: bytes, uri: fields[5])
+        }
+    }
+
+    /// nginx's error log, for failure messages.
+    var errorLog: String {
+        (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+    }
+
+    private static func config(directory: String, http1Port: Int, http2Port: Int, httpsPort: Int?) -> String {
+        let https = httpsPort.map { port in
+            "server { listen 127.0.0.1:\(port) ssl http2; ssl_certificate \(directory)/cert.pem; "
+                + "ssl_certificate_key \(directory)/key.pem; root \(directory)/html; }"
+        }
+        return """
+            daemon off;
+            worker_processes 1;
+            pid \(directory)/nginx.pid;
+            events { worker_connections 4096; }
+            http {
+                log_format interop '$connection $connection_requests $server_protocol $status $body_bytes_sent $uri';
+                access_log \(directory)/access.log interop;
+                client_body_temp_path \(directory)/tmp-body;
+                proxy_temp_path \(directory)/tmp-proxy;
+                fastcgi_temp_path \(directory)/tmp-fastcgi;
+                uwsgi_temp_path \(directory)/tmp-uwsgi;
+                scgi_temp_path \(directory)/tmp-scgi;
+                keepalive_requests 100000;
+                sendfile on;
+                server { listen 127.0.0.1:\(http1Port); root \(directory)/html; }
+                server { listen 127.0.0.1:\(http2Port) http2; root \(directory)/html; }
+                \(https ?? "")
+            }
+            """
+    }
+
+    /// Makes a self-signed EC certificate for 127.0.0.1 (`cert.pem`, `key.pem`); its path, or `nil`.
+    private static func makeCertificate(in directory: URL) -> String? {
+        guard let openssl else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: openssl)
+        process.currentDirectoryURL = directory
+        process.arguments = [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+            "-keyout", "key.pem", "-out", "cert.pem", "-subj", "/CN=127.0.0.1", "-addext",
+            "subjectAltName=IP:127.0.0.1",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return directory.appendingPathComponent("cert.pem").path
+    }
+
+    private static func listeningSocket() throws -> (fd: Int32, port: Int) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw NginxError.socket(errno) }
+        var reuse: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && listen(fd, 1024) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard ok else {
+            let code = errno
+            close(fd)
+            throw NginxError.socket(code)
+        }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    /// Spawns `executable` with `fds` as descriptors 3, 4, … (announced in `NGINX=3;4;`) and nothing else open.
+    private static func spawn(_ executable: String, arguments: [String], inheriting fds: [Int32]) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // Move the sources out of the way first so no dup2 target clobbers a later source.
+        let sources = fds.map { fcntl($0, F_DUPFD_CLOEXEC, 100) }
+        defer { for fd in sources { close(fd) } }
+        for (index, fd) in sources.enumerated() {
+            posix_spawn_file_actions_adddup2(&actions, fd, Int32(3 + index))
+        }
+        guard let closeFrom = closeFromAction else {
+            throw NginxError.spawn("posix_spawn_file_actions_addclosefrom_np is missing")
+        }
+        _ = closeFrom(&actions, Int32(3 + fds.count))
+        let inherited = (0..<fds.count).map { "\(3 + $0);" }.joined()
+        let environment = ["NGINX=\(inherited)", "PATH=/usr/sbin:/usr/bin:/sbin:/bin"]
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer {
+            for pointer in argv + envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        guard result == 0 else { throw NginxError.spawn(String(cString: strerror(result))) }
+        return pid
+    }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which the Swift Glibc module doesn't export.
+    private static let closeFromAction:
+        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+            guard let handle = dlopen(nil, RTLD_NOW),
+                let symbol = dlsym(handle, "posix_spawn_file_actions_addclosefrom_np")
+            else { return nil }
+            return unsafeBitCast(
+                symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+        }()
+}
+
+enum NginxError: Error {
+    case notInstalled
+    case socket(Int32)
+    case spawn(String)
+}

@@ -1,0 +1,257 @@
+import Testing
+
+@testable import LoaderCurl
+
+@Suite("CurlMultiStateMachine")
+struct CurlMultiStateMachineTests {
+    typealias Machine = CurlMultiStateMachine<String>
+
+    @Test func firstSubmissionStartsTheLoopAndLaterOnesWakeItOnce() {
+        // Given an idle machine
+        var machine = Machine()
+
+        // When three transfers are submitted before the loop runs
+        let first = machine.submit("a", id: 1, host: "h")
+        let second = machine.submit("b", id: 2, host: "h")
+        let third = machine.submit("c", id: 3, host: "h")
+
+        // Then the first starts the loop, the second wakes it, the third needs nothing more
+        #expect(first == .startLoop)
+        #expect(second == .wakeUp)
+        #expect(third == .none)
+        #expect(machine.phase == .running)
+        #expect(machine.transferCount == 3)
+    }
+
+    @Test func iterationHandsOverAdditionsInOrderAndReArmsWakeUps() {
+        // Given a running machine with two pending transfers
+        var machine = Machine()
+        _ = machine.submit("a", id: 1, host: "h")
+        _ = machine.submit("b", id: 2, host: "h")
+
+        // When the loop takes its turn
+        let iteration = machine.nextIteration()
+
+        // Then it gets both in submission order, and the next submission wakes it again
+        #expect(iteration.additions.map(\.transfer) == ["a", "b"])
+        #expect(iteration.removals.isEmpty)
+        #expect(!iteration.shouldStop)
+        let submitAction1 = machine.submit("c", id: 3, host: "h")
+        #expect(submitAction1 == .wakeUp)
+    }
+
+    @Test func cancellingAPendingTransferWithdrawsItWithoutWakingTheLoop() {
+        // Given a transfer the loop hasn't taken yet
+        var machine = Machine()
+        _ = machine.submit("a", id: 1, host: "h")
+
+        // When it's cancelled
+        let action = machine.cancel(1)
+
+        // Then it never reaches curl
+        #expect(action == .none)
+        let iteration2 = machine.nextIteration()
+        #expect(iteration2.additions.isEmpty)
+        #expect(machine.transferCount == 0)
+    }
+
+    @Test func cancellingAnActiveTransferQueuesItsRemoval() {
+        // Given a transfer inside curl
+        var machine = Machine()
+        _ = machine.submit("a", id: 1, host: "h")
+        _ = machine.nextIteration()
+
+        // When it's cancelled (twice)
+        let first = machine.cancel(1)
+        let second = machine.cancel(1)
+
+        // Then the loop is woken once and removes it once
+        #expect(first == .wakeUp)
+        #expect(second == .none)
+        let iteration3 = machine.nextIteration()
+        #expect(iteration3.removals == [1])
+        #expect(machine.transferCount == 0)
+    }
+
+    @Test func cancellingACompletedTransferDoesNothing() {
+        // Given a transfer that completed
+        var machine = Machine()
+        _ = machine.submit("a", id: 1, host: "h")
+        _ = machine.nextIteration()
+        _ = machine.didComplete(1)
+
+        // When it's cancelled afterwards
+        let action = machine.cancel(1)
+
+        // Then nothing happens
+        #expect(action == .none)
+        let iteration4 = machine.nextIteration()
+        #expect(iteration4.removals.isEmpty)
+    }
+
+    @Test func releasedOwnerStopsTheLoopOnceTheLastTransferCompletes() {
+        // Given a running loop with one active transfer
+        var machine = Machine()
+        _ = machine.submit("a", id: 1, host: "h")
+        _ = machine.nextIteration()
+
+        // When the owner is released, the loop keeps going until the transfer completes
+        let releaseAction5 = machine.releaseOwner()
+        #expect(releaseAction5 == .none)
+        let iteration6 = machine.nextIteration()
+        #expect(!iteration6.shouldStop)
+        let turnAgain = machine.didComplete(1)
+
+        // Then the completion asks for another turn, which stops the loop for good
+        #expect(turnAgain)
+        let iteration7 = machine.nextIteration()
+        #expect(iteration7.shouldStop)
+        #expect(machine.phase == .stopped)
+        let submitAction8 = machine.submit("b", id: 2, host: "h")
+        #expect(submitAction8 == .reject)
+    }
+
+    @Test func releasedOwnerWithNoTransfersWakesTheLoopToStop() {
+        // Given a running loop with nothing to do
+        var machine = Machine()
+        _ = machine.submit("a", id: 1, host: "h")
+        _ = machine.nextIteration()
+        _ = machine.didComplete(1)
+
+        // When the owner is released
+        let action = machine.releaseOwner()
+
+        // Then the loop is woken and stops
+        #expect(action == .wakeUp)
+        let iteration9 = machine.nextIteration()
+        #expect(iteration9.shouldStop)
+    }
+
+    @Test func releasingAnOwnerThatNeverLoadedStopsWithoutAThread() {
+        // Given a machine that never started
+        var machine = Machine()
+
+        // When the owner is released
+        let action = machine.releaseOwner()
+
+        // Then there's nothing to wake and it is stopped
+        #expect(action == .none)
+        #expect(machine.phase == .stopped)
+    }
+
+    @Test func withdrawingTheLastPendingTransferOfAReleasedOwnerLetsTheLoopStop() {
+        // Given a released owner whose only transfer is still pending (its wake-up already on the way)
+        var machine = Machine()
+        _ = machine.submit("a", id: 1, host: "h")
+        _ = machine.nextIteration()
+        _ = machine.didComplete(1)
+        let submitAction10 = machine.submit("b", id: 2, host: "h")
+        #expect(submitAction10 == .wakeUp)
+        let releaseAction11 = machine.releaseOwner()
+        #expect(releaseAction11 == .none)
+
+        // When the pending transfer is withdrawn
+        let action = machine.cancel(2)
+
+        // Then no second wake-up is needed, and the loop's next turn stops it
+        #expect(action == .none)
+        let iteration = machine.nextIteration()
+        #expect(iteration.additions.isEmpty)
+        #expect(iteration.shouldStop)
+    }
+
+    @Test func perHostLimitHoldsBackTransfersUntilASlotFrees() {
+        // Given a limit of two transfers per host
+        var machine = Machine(maximumPerHost: 2)
+        _ = machine.submit("a1", id: 1, host: "a")
+        _ = machine.submit("a2", id: 2, host: "a")
+        _ = machine.submit("a3", id: 3, host: "a")
+        let fourth = machine.submit("b1", id: 4, host: "b")
+
+        // When the loop takes its turn
+        let first = machine.nextIteration()
+
+        // Then two of host a and the one of host b run (the wake-up of the second submission covers the
+        // fourth); the third of host a waits
+        #expect(first.additions.map(\.transfer) == ["a1", "a2", "b1"])
+        #expect(fourth == .none)
+        #expect(machine.waitingCount == 1)
+
+        // When one of host a completes, the waiting one is admitted and the loop turns again at once
+        let turnAgain12 = machine.didComplete(1)
+        #expect(turnAgain12)
+        let iteration13 = machine.nextIteration()
+        #expect(iteration13.additions.map(\.transfer) == ["a3"])
+        #expect(machine.waitingCount == 0)
+    }
+
+    @Test func totalLimitAdmitsInSubmissionOrder() {
+        // Given a total limit of one
+        var machine = Machine(maximumTotal: 1)
+        _ = machine.submit("a", id: 1, host: "x")
+        _ = machine.submit("b", id: 2, host: "y")
+        _ = machine.submit("c", id: 3, host: "z")
+        let iteration14 = machine.nextIteration()
+        #expect(iteration14.additions.map(\.transfer) == ["a"])
+
+        // When the running one is cancelled
+        let action = machine.cancel(1)
+
+        // Then its removal and the next admission come in the same turn
+        #expect(action == .wakeUp)
+        let iteration = machine.nextIteration()
+        #expect(iteration.removals == [1])
+        #expect(iteration.additions.map(\.transfer) == ["b"])
+        #expect(machine.transferCount == 2)
+    }
+
+    @Test func cancellingAWaitingTransferFreesNothingAndWithdrawsIt() {
+        // Given one running and one waiting transfer under a limit of one per host
+        var machine = Machine(maximumPerHost: 1)
+        _ = machine.submit("a", id: 1, host: "h")
+        _ = machine.submit("b", id: 2, host: "h")
+        _ = machine.nextIteration()
+
+        // When the waiting one is cancelled
+        let action = machine.cancel(2)
+
+        // Then nothing changes for the loop, and completing the first admits nobody
+        #expect(action == .none)
+        #expect(machine.waitingCount == 0)
+        let turnAgain15 = machine.didComplete(1)
+        #expect(!turnAgain15)
+        let iteration16 = machine.nextIteration()
+        #expect(iteration16.additions.isEmpty)
+    }
+
+    @Test func cancellingAnAdmittedButUntakenTransferAdmitsTheNextOne() {
+        // Given a limit of one per host, with one admitted (not yet taken) and one waiting
+        var machine = Machine(maximumPerHost: 1)
+        _ = machine.submit("a", id: 1, host: "h")
+        _ = machine.submit("b", id: 2, host: "h")
+
+        // When the admitted one is cancelled before the loop takes it
+        _ = machine.cancel(1)
+
+        // Then the waiting one takes its place
+        let iteration17 = machine.nextIteration()
+        #expect(iteration17.additions.map(\.transfer) == ["b"])
+    }
+
+    @Test func aHostThatMultiplexesGetsOneConnectionsWorthOfStreams() {
+        // Given a limit of one per host and 150 transfers to one host
+        var machine = Machine(maximumPerHost: 1)
+        for id in 1...150 { _ = machine.submit("t\(id)", id: id, host: "h") }
+        _ = machine.nextIteration()
+
+        // When the first completes over HTTP/2
+        let turnAgain = machine.didComplete(1, hostMultiplexes: true)
+
+        // Then the next 100 are admitted at once, and the rest wait for streams to free up
+        #expect(turnAgain)
+        let iteration = machine.nextIteration()
+        #expect(iteration.additions.count == Machine.streamsPerMultiplexingHost)
+        #expect(iteration.additions.first?.transfer == "t2")
+        #expect(machine.waitingCount == 49)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+import LoaderURLSession
+import NukeCore
+import NukeTestKit
+import Testing
+
+@Suite("DataLoader (URLSession)")
+struct DataLoaderTests {
+    @Test func defaultConfigurationHasNoURLCache() {
+        // Given the default configuration
+        let configuration = DataLoader.defaultConfiguration
+
+        // Then FoundationNetworking's URLCache (which stores nothing on Linux) is off
+        #expect(configuration.urlCache == nil)
+        #expect(configuration.requestCachePolicy == .reloadIgnoringLocalCacheData)
+        #expect(DataLoader().session.configuration.urlCache == nil)
+    }
+
+    @Test func loadsABodyWithItsResponse() async throws {
+        // Given a resource
+        let body = FixturePattern.bytes(in: 0..<70_000)
+        let server = try LoopbackHTTPServer(routes: ["/img": .data(body, headers: ["Content-Type": "image/png"])])
+
+        // When it's loaded
+        let load = try await load(DataLoader(), server.url("/img"))
+
+        // Then the bytes and the response arrive
+        #expect(load.succeeded)
+        #expect(load.data == body)
+        #expect(load.httpResponse?.statusCode == 200)
+        #expect(load.httpResponse?.expectedContentLength == 70_000)
+        #expect(load.httpResponse?.mimeType == "image/png")
+    }
+
+    @Test func nonSuccessStatusFailsWithTheStatus() async throws {
+        // Given a 404
+        let server = try LoopbackHTTPServer(routes: ["/missing": .status(404)])
+
+        // When it's loaded
+        let load = try await load(DataLoader(), server.url("/missing"))
+
+        // Then it fails with Nuke's error and no body
+        #expect(load.error as? DataLoader.Error == .statusCodeUnacceptable(404))
+        #expect(load.chunkCount == 0)
+    }
+
+    @Test func redirectsToOtherSchemesAreRefused() async throws {
+        // Given a redirect to an ftp: URL
+        let target = URL(string: "ftp://127.0.0.1:1/secret")!
+        let server = try LoopbackHTTPServer(routes: ["/evil": .redirect(to: target.absoluteString)])
+
+        // When it's loaded
+        let load = try await load(DataLoader(), server.url("/evil"))
+
+        // Then the redirect is refused and nothing is delivered
+        #expect(load.error as? DataLoader.Error == .redirectNotAllowed(target))
+        #expect(load.byteCount == 0)
+    }
+
+    @Test func redirectToAHostlessFileURLStaysOnHTTP() async throws {
+        // Given a redirect to file:///etc/passwd (FoundationNetworking resolves a host-less Location against the
+        // current URL, so the session turns it into http://<same host>/etc/passwd before the delegate sees it)
+        let server = try LoopbackHTTPServer(routes: ["/evil": .redirect(to: "file:///etc/passwd")])
+
+        // When it's loaded
+        let load = try await load(DataLoader(), server.url("/evil"))
+
+        // Then no local file is read: the same server was asked for /etc/passwd and answered 404
+        #expect(load.error as? DataLoader.Error == .statusCodeUnacceptable(404))
+        #expect(server.requests(for: "/etc/passwd").count == 1)
+        #expect(load.byteCount == 0)
+    }
+
+    @Test func redirectsBeyondTheLimitFail() async throws {
+        // Given a three-hop chain and a limit of two
+        let server = try LoopbackHTTPServer(routes: [
+            "/1": .redirect(to: "/2"), "/2": .redirect(to: "/3"), "/3": .redirect(to: "/done"),
+            "/done": .data(Data("done".utf8)),
+        ])
+
+        // When it's loaded
+        let load = try await load(DataLoader(maximumRedirects: 2), server.url("/1"))
+
+        // Then two redirects are followed and the third is refused, naming its target
+        #expect(load.error as? DataLoader.Error == .tooManyRedirects(server.url("/done")))
+        #expect(server.requests(for: "/3").count == 1)
+        #expect(server.requests(for: "/done").isEmpty)
+    }
+
+    @Test func cancelStopsTheTransferSilently() async throws {
+        // Given a transfer stalled mid-body
+        let server = try LoopbackHTTPServer(routes: ["/stall": .stall(afterSending: Data(count: 100))])
+        let load = RecordedLoad(loader: DataLoader(), url: server.url("/stall"))
+        try await load.waitForFirstChunk()
+
+        // When it's cancelled
+        load.cancel()
+
+        // Then the server sees the client leave and no completion is called
+        try await server.waitUntil("the client to leave") { $0.abortedResponses == 1 }
+        #expect(load.completionCount == 0)
+        #expect(load.violations.isEmpty)
+    }
+
+    @Test func errorsDescribeThemselves() {
+        #expect(DataLoader.Error.statusCodeUnacceptable(500).description.contains("500"))
+        #expect(DataLoader.Error.redirectNotAllowed(URL(string: "ftp://x/y")).description.contains("ftp://x/y"))
+        #expect(DataLoader.Error.tooManyRedirects(nil).description.contains("Too many redirects"))
+    }
+}
+
+/// Loads `url` and waits (bounded) for its completion.
+func load(_ loader: any DataLoading, _ url: URL) async throws -> RecordedLoad {
+    let load = RecordedLoad(loader: loader, url: url)
+    try await load.waitForCompletion(timeout: .seconds(30))
+    #expect(load.violations.isEmpty, "\(load.violations)")
+    return load
+}

@@ -13,12 +13,18 @@ let package = Package(
         .library(name: "CacheDisk", targets: ["CacheDisk"]),
         .library(name: "LoaderCurl", targets: ["LoaderCurl"]),
         .library(name: "LoaderURLSession", targets: ["LoaderURLSession"]),
+        .library(name: "Nuke", targets: ["Nuke"]),
         .executable(name: "nuke", targets: ["NukeCLI"]),
     ],
     targets: [
         .target(name: "NukeCore"),
         .target(name: "NukeTestKit", dependencies: ["NukeCore"]),
-        .executableTarget(name: "NukeCLI", dependencies: ["NukeCore"]),
+        .target(
+            name: "Nuke",
+            dependencies: [
+                "NukeCore", "LoaderCurl", "CacheDisk", "DecoderPNG", "DecoderJPEG", "DecoderWebP", "DecoderSVG",
+            ]),
+        .executableTarget(name: "NukeCLI", dependencies: ["Nuke", "LoaderURLSession"]),
         .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CLibCurl"]),
         .target(name: "LoaderCurl", dependencies: ["NukeCore", "CLibCurl", "CCurlShim"]),
@@ -52,6 +58,7 @@ let package = Package(
                 "LoaderURLSession", "CacheDisk",
             ]),
         .testTarget(name: "NukeTestKitTests", dependencies: ["NukeTestKit", "NukeCore"]),
+        .testTarget(name: "NukeTests", dependencies: ["Nuke", "NukeTestKit"]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         .target(name: "CacheDisk", dependencies: ["NukeCore", "CCrypto", "CXXHash"]),

@@ -15,8 +15,8 @@ public import NukeCore
 ///   loader run on one thread that polls curl and is woken with `curl_multi_wakeup`; it starts with the first
 ///   transfer and exits once the loader is released and its last transfer has finished (transfers still
 ///   running when the loader is released complete normally).
-/// - **Callbacks** run on that thread, in order, never concurrently for one transfer: `didReceiveData` for
-///   each chunk as it arrives (with an `HTTPURLResponse`: final URL after redirects, status, headers,
+/// - **Callbacks** run on that thread, in order, never concurrently for one transfer: `didReceiveData` with the
+///   bytes as they arrive — what one turn of the loop read, up to 1 MB per call — (with an `HTTPURLResponse`: final URL after redirects, status, headers,
 ///   `expectedContentLength` from `Content-Length` — for a compressed body that is the compressed size), then
 ///   `completion` exactly once. Keep them short: they hold up every transfer of the loader.
 /// - **Status.** A status outside 200–299 (after redirects) fails with

@@ -32,6 +32,7 @@ public final class RecordedLoad: Sendable {
         var data = Data()
         var byteCount = 0
         var chunkCount = 0
+        var largestChunk = 0
         var response: URLResponse?
         var completions: [(any Error)?] = []
         var violations: [String] = []
@@ -86,6 +87,8 @@ public final class RecordedLoad: Sendable {
     public var byteCount: Int { state.withLock { $0.byteCount } }
     /// The number of `didReceiveData` calls so far.
     public var chunkCount: Int { state.withLock { $0.chunkCount } }
+    /// The size of the largest chunk so far.
+    public var largestChunkSize: Int { state.withLock { $0.largestChunk } }
     /// The response passed with the last chunk.
     public var response: URLResponse? { state.withLock { $0.response } }
     /// The response as an `HTTPURLResponse`.
@@ -163,6 +166,7 @@ public final class RecordedLoad: Sendable {
             }
             state.byteCount += chunk.count
             state.chunkCount += 1
+            state.largestChunk = max(state.largestChunk, chunk.count)
             state.response = response
             defer { state.firstChunkWaiters.removeAll() }
             let cancelNow = cancelsOnFirstChunk && state.chunkCount == 1 && !state.isCancelled

@@ -42,7 +42,11 @@ final class CurlTransfer: @unchecked Sendable {
     private static let maximumPendingBody = 1 << 20
     private var headers = CurlResponseHeaders()
     private var response: HTTPURLResponse?
-    private var statusError: CurlError?
+    /// Why the transfer fails although curl may report success: a non-2xx status or the idle timeout.
+    private var failure: CurlError?
+    /// Bytes of a non-2xx response's body read and dropped (so its keep-alive connection stays reusable).
+    private var discardedCount = 0
+    private static let maximumDiscardedBody = 64 * 1024
     private var idleTimeout: IdleTimeout?
 
     private static let ids = LockedValueBox(0)
@@ -123,10 +127,14 @@ final class CurlTransfer: @unchecked Sendable {
         if response == nil {
             let response = makeResponse()
             self.response = response
-            if let statusError = validate(response) {
-                self.statusError = statusError
-                return 0
-            }
+            failure = validate(response)
+        }
+        if let failure {
+            // A small error body is read and dropped, keeping the connection reusable; a large one (or a
+            // timeout) ends the transfer.
+            guard case .unacceptableStatusCode = failure else { return 0 }
+            discardedCount += bytes.count
+            return discardedCount <= Self.maximumDiscardedBody ? bytes.count : 0
         }
         guard bytes.count > 0 else { return 0 }
         if pendingBody.count + bytes.count > Self.maximumPendingBody { flush() }
@@ -163,7 +171,7 @@ final class CurlTransfer: @unchecked Sendable {
         guard var timeout = idleTimeout else { return true }
         defer { idleTimeout = timeout }
         guard timeout.isExpired(downloaded: downloaded, uploaded: uploaded) else { return true }
-        statusError = .transferFailed(
+        failure = .transferFailed(
             code: .operationTimedOut,
             message: "No data received for \(timeout.interval) s (the request's timeoutInterval)", url: currentURL)
         return false
@@ -174,8 +182,8 @@ final class CurlTransfer: @unchecked Sendable {
     func finish(result: CURLcode) {
         flush()
         let error: CurlError?
-        if let statusError {
-            error = statusError  // a non-2xx status, or the idle timeout
+        if let failure {
+            error = failure
         } else if result != CURLE_OK {
             let message = easy?.message(for: result) ?? result.message
             error = .transferFailed(code: CurlError.Code(result), message: message, url: currentURL)

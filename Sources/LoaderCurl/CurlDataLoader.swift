@@ -21,10 +21,10 @@ public import NukeCore
 ///   `completion` exactly once. Keep them short: they hold up every transfer of the loader.
 /// - **Status.** A status outside 200–299 (after redirects) fails with
 ///   ``CurlError/unacceptableStatusCode(_:url:)``; that response's body is not delivered.
-/// - **Cancellation.** Once `cancel()` returns, `completion` is never called — a cancelled load ends silently
-///   (the ``DataLoading`` contract allows either) — and no further chunk is delivered, except that a
-///   `didReceiveData` call already under way on the loader's thread when another thread cancels may still run.
-///   Cancelling from inside a callback is immediate. The transfer is removed from curl promptly and its
+/// - **Cancellation.** Once `cancel()` returns no callback starts — a cancelled load ends without `completion`
+///   (the ``DataLoading`` contract allows either). A callback already under way on the loader's thread when
+///   another thread cancels (a chunk, or the completion of a load that just finished) may still run;
+///   cancelling from inside a callback is immediate. The transfer is removed from curl promptly and its
 ///   connection closed if it was mid-response.
 /// - **Connections.** Connections are reused across transfers of the same loader; HTTP/2 multiplexes
 ///   transfers over one connection when the server offers it (ALPN over TLS by default; cleartext h2c with

@@ -15,9 +15,11 @@ public import NukeCore
 /// ```
 ///
 /// Recorded violations: a callback running while another one of the same load is still running, a chunk or
-/// a second completion after `completion`, and — once ``cancel()`` has returned — a `completion(nil)`, more
-/// than one in-flight chunk, or (for ``cancelsOnFirstChunk`` loads, cancelled from inside the callback) any
-/// chunk at all. Thread-safe; the recording callbacks take a lock briefly.
+/// a second completion after `completion`, and anything the cancellation contract forbids. Once ``cancel()``
+/// returned (from another thread), one callback already under way may still arrive — a chunk, or a completion
+/// of any kind — and then at most a completion with an error; a load cancelled from inside its own callback
+/// (``cancelsOnFirstChunk``) may only get a completion with an error. Thread-safe; the recording callbacks take
+/// a lock briefly.
 public final class RecordedLoad: Sendable {
     /// What to keep of the body.
     public enum BodyStorage: Sendable {
@@ -39,6 +41,7 @@ public final class RecordedLoad: Sendable {
         var isInCallback = false
         var isCancelled = false
         var chunksAfterCancel = 0
+        var eventsAfterCancel = 0
         var matchesPattern = true
         var cancellable: (any Cancellable)?
         var firstChunkWaiters: [OnceContinuation] = []
@@ -151,10 +154,11 @@ public final class RecordedLoad: Sendable {
             if !state.completions.isEmpty { state.violations.append("didReceiveData after completion") }
             if state.isCancelled {
                 state.chunksAfterCancel += 1
+                state.eventsAfterCancel += 1
                 if cancelsOnFirstChunk {
                     state.violations.append("didReceiveData after cancel() returned (inside a callback)")
-                } else if state.chunksAfterCancel > 1 {
-                    state.violations.append("\(state.chunksAfterCancel) didReceiveData calls after cancel() returned")
+                } else if state.eventsAfterCancel > 1 {
+                    state.violations.append("\(state.eventsAfterCancel) callbacks after cancel() returned")
                 }
             }
             switch storage {
@@ -183,8 +187,12 @@ public final class RecordedLoad: Sendable {
         let waiters = state.withLock { state -> [OnceContinuation] in
             enterCallback(&state, "completion")
             if !state.completions.isEmpty { state.violations.append("completion called more than once") }
-            if state.isCancelled, error == nil {
-                state.violations.append("completion(nil) after cancel() returned")
+            if state.isCancelled {
+                state.eventsAfterCancel += 1
+                // A success may only be the one callback that was already under way when cancel() returned.
+                if error == nil, cancelsOnFirstChunk || state.eventsAfterCancel > 1 {
+                    state.violations.append("completion(nil) after cancel() returned")
+                }
             }
             state.completions.append(error)
             state.isInCallback = false

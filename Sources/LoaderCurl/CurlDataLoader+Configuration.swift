@@ -84,8 +84,9 @@ extension CurlDataLoader {
         /// The proxy to use (default ``Proxy/environment``).
         public var proxy = Proxy.environment
 
-        /// The size of curl's receive buffer in bytes, which bounds the size of the chunks passed to
-        /// `didReceiveData` (default 64 KB; `0` keeps curl's default of 16 KB).
+        /// The size of curl's receive buffer in bytes (default 64 KB; `0` keeps curl's default of 16 KB): how much
+        /// one read from a connection can return. Bytes read during one turn of the loader's loop are passed to
+        /// `didReceiveData` together, in chunks of at most 1 MB.
         public var receiveBufferSize = 64 * 1024
 
         /// Creates the default configuration.

@@ -15,16 +15,17 @@ public import NukeCore
 ///   loader run on one thread that polls curl and is woken with `curl_multi_wakeup`; it starts with the first
 ///   transfer and exits once the loader is released and its last transfer has finished (transfers still
 ///   running when the loader is released complete normally).
-/// - **Callbacks** run on that thread, in order, never concurrently for one transfer: `didReceiveData` for
-///   each chunk as it arrives (with an `HTTPURLResponse`: final URL after redirects, status, headers,
+/// - **Callbacks** run on that thread, in order, never concurrently for one transfer: `didReceiveData` with the
+///   bytes as they arrive — what one turn of the loop read, up to 1 MB per call — (with an `HTTPURLResponse`: final URL after redirects, status, headers,
 ///   `expectedContentLength` from `Content-Length` — for a compressed body that is the compressed size), then
 ///   `completion` exactly once. Keep them short: they hold up every transfer of the loader.
 /// - **Status.** A status outside 200–299 (after redirects) fails with
 ///   ``CurlError/unacceptableStatusCode(_:url:)``; that response's body is not delivered.
-/// - **Cancellation.** After `cancel()` returns, no callback starts — not even `completion`: a cancelled load
-///   ends silently (the ``DataLoading`` contract allows either). A callback already running on the loader's
-///   thread when `cancel()` is called from another thread may finish. The transfer is removed from curl
-///   promptly and its connection closed if it was mid-response.
+/// - **Cancellation.** Once `cancel()` returns no callback starts — a cancelled load ends without `completion`
+///   (the ``DataLoading`` contract allows either). A callback already under way on the loader's thread when
+///   another thread cancels (a chunk, or the completion of a load that just finished) may still run;
+///   cancelling from inside a callback is immediate. The transfer is removed from curl promptly and its
+///   connection closed if it was mid-response.
 /// - **Connections.** Connections are reused across transfers of the same loader; HTTP/2 multiplexes
 ///   transfers over one connection when the server offers it (ALPN over TLS by default; cleartext h2c with
 ///   ``Configuration/HTTPVersion/http2PriorKnowledge``). Concurrency and priority are left to the pipeline's

@@ -20,8 +20,8 @@ public import NukeCore
 ///   load fails with ``Error/redirectNotAllowed(_:)`` or ``Error/tooManyRedirects(_:)``. (FoundationNetworking
 ///   resolves a `Location` without a host, such as `file:///etc/passwd`, against the current URL, so that one
 ///   becomes an `http` request for `/etc/passwd` on the same server; no local file is ever read.)
-/// - **Cancellation.** After `cancel()` returns no callback starts, not even `completion` (a callback already
-///   running on the delegate queue may finish).
+/// - **Cancellation.** Once `cancel()` returns no callback starts, not even `completion`; one already under way
+///   on the delegate queue (a chunk, or the completion of a load that just finished) may still run.
 /// - **Caching.** FoundationNetworking's `URLCache` stores nothing on Linux (and ignores query strings), so the
 ///   default configuration turns it off: use the pipeline's caches (`ImageCache`, a `DataCaching` plugin).
 /// - **Timeouts** are `URLSession`'s: the request's `timeoutInterval` (default from the configuration's

@@ -31,7 +31,7 @@ struct NginxInteropTests {
     @Test(arguments: LoaderKind.allCases)
     func fiveHundredFilesConcurrentlyOverReusedHTTP1Connections(_ kind: LoaderKind) async throws {
         // Given nginx serving 500 files
-        let nginx = try NginxServer(files: Self.files)
+        let nginx = try await NginxServer.start(files: Self.files)
 
         // When all are fetched at once (curl limited to six transfers per host, as a browser would)
         var configuration = CurlDataLoader.Configuration()
@@ -40,7 +40,7 @@ struct NginxInteropTests {
         try await fetchAll(loader, port: nginx.http1Port)
 
         // Then nginx served each once over a few kept-alive HTTP/1.1 connections
-        nginx.stop()
+        await nginx.stopped()
         let log = try nginx.accessLog()
         #expect(log.count == 500, "\(nginx.errorLog)")
         #expect(log.allSatisfy { $0.status == 200 && $0.serverProtocol == "HTTP/1.1" })
@@ -51,7 +51,7 @@ struct NginxInteropTests {
 
     @Test func fiveHundredFilesOverH2C() async throws {
         // Given nginx speaking cleartext HTTP/2 and a loader that uses it with prior knowledge
-        let nginx = try NginxServer(files: Self.files)
+        let nginx = try await NginxServer.start(files: Self.files)
         var configuration = CurlDataLoader.Configuration()
         configuration.httpVersion = .http2PriorKnowledge
 
@@ -60,7 +60,7 @@ struct NginxInteropTests {
 
         // Then every request was HTTP/2; with libcurl 8+ they share a handful of multiplexed connections
         // (older libcurl can't reuse prior-knowledge connections, so the loader opens one per transfer)
-        nginx.stop()
+        await nginx.stopped()
         let log = try nginx.accessLog()
         #expect(log.count == 500, "\(nginx.errorLog)")
         #expect(log.allSatisfy { $0.status == 200 && $0.serverProtocol == "HTTP/2.0" })
@@ -72,7 +72,7 @@ struct NginxInteropTests {
     @Test(.enabled(if: NginxServer.openssl != nil, "the openssl command is needed to make a certificate"))
     func fiveHundredFilesMultiplexedOverHTTPSWithALPN() async throws {
         // Given nginx serving HTTPS with HTTP/2 and a loader trusting its self-signed certificate
-        let nginx = try NginxServer(files: Self.files)
+        let nginx = try await NginxServer.start(files: Self.files)
         let port = try #require(nginx.httpsPort)
         var configuration = CurlDataLoader.Configuration()
         configuration.caBundlePath = nginx.certificatePath
@@ -81,7 +81,7 @@ struct NginxInteropTests {
         try await fetchAll(CurlDataLoader(configuration: configuration), port: port, scheme: "https")
 
         // Then ALPN chose HTTP/2 and the transfers were multiplexed over a handful of connections
-        nginx.stop()
+        await nginx.stopped()
         let log = try nginx.accessLog()
         #expect(log.count == 500, "\(nginx.errorLog)")
         #expect(log.allSatisfy { $0.status == 200 && $0.serverProtocol == "HTTP/2.0" })
@@ -91,7 +91,7 @@ struct NginxInteropTests {
     @Test(.enabled(if: NginxServer.openssl != nil, "the openssl command is needed to make a certificate"))
     func tlsVerificationIsOnByDefault() async throws {
         // Given nginx with a self-signed certificate
-        let nginx = try NginxServer(files: ["a.bin": Data("a".utf8)])
+        let nginx = try await NginxServer.start(files: ["a.bin": Data("a".utf8)])
         let url = URL(string: "https://127.0.0.1:\(try #require(nginx.httpsPort))/a.bin")!
         var insecure = CurlDataLoader.Configuration()
         insecure.verifiesTLSPeer = false
@@ -109,7 +109,7 @@ struct NginxInteropTests {
 
     @Test func pipelineLoadsFromNginxWithCoalescing() async throws {
         // Given nginx and a pipeline on CurlDataLoader
-        let nginx = try NginxServer(files: Self.files)
+        let nginx = try await NginxServer.start(files: Self.files)
         let pipeline = makePipeline(.curl)
         let urls = (0..<50).map { URL(string: "http://127.0.0.1:\(nginx.http1Port)/file\($0).bin")! }
 
@@ -118,7 +118,7 @@ struct NginxInteropTests {
         for task in tasks { _ = try await task.response }
 
         // Then nginx served each file once
-        nginx.stop()
+        await nginx.stopped()
         let log = try nginx.accessLog()
         #expect(log.count == 50)
         #expect(Set(log.map(\.uri)).count == 50)

@@ -15,7 +15,8 @@ import NukeTestKit
 /// `master_process off`) with a config, logs and files in a temporary directory; the child gets no descriptor
 /// of ours besides the two sockets. ``stop()`` (or `deinit`)
 /// terminates it and waits for it to exit.
-final class NginxServer {
+final class NginxServer: @unchecked Sendable {
+    // @unchecked: `pid` is written in init and by `stop()`, which tests call once, after the loads.
     static let executable = ["/usr/sbin/nginx", "/usr/bin/nginx"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }
@@ -37,8 +38,28 @@ final class NginxServer {
     let certificatePath: String?
     private var pid: pid_t = 0
 
+    /// Starts nginx serving `files` (name → contents), off the Swift concurrency pool (it runs `openssl` and
+    /// spawns nginx, which block).
+    static func start(files: [String: Data]) async throws -> NginxServer {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try NginxServer(files: files) })
+            }
+        }
+    }
+
+    /// Stops nginx (see ``stop()``) off the Swift concurrency pool.
+    func stopped() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                self.stop()
+                continuation.resume()
+            }
+        }
+    }
+
     /// Starts nginx serving `files` (name → contents) from its document root.
-    init(files: [String: Data]) throws {
+    private init(files: [String: Data]) throws {
         guard let executable = Self.executable else { throw NginxError.notInstalled }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("nuke-nginx-\(UUID().uuidString)")
         let root = directory.appendingPathComponent("html")

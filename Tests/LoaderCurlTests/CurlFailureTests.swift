@@ -24,6 +24,30 @@ struct CurlFailureTests {
         #expect(missing.curlError?.description.contains("404") == true)
     }
 
+    @Test func errorResponsesKeepTheConnectionAliveUnlessTheirBodyIsLarge() async throws {
+        // Given a 404 with a small body, a 500 with a 1 MB body, and a good resource
+        let server = try LoopbackHTTPServer(routes: [
+            "/missing": .status(404, body: Data(count: 10_000)),
+            "/huge-error": .status(500, body: Data(count: 1 << 20)),
+            "/ok": .data(Data("ok".utf8)),
+        ])
+        let loader = CurlDataLoader()
+
+        // When they're loaded one after another
+        let missing = try await load(loader, server.url("/missing"))
+        let afterMissing = try await load(loader, server.url("/ok"))
+        let huge = try await load(loader, server.url("/huge-error"))
+        let afterHuge = try await load(loader, server.url("/ok"))
+
+        // Then the small error body was skipped on a reused connection, the large one cut off
+        #expect(missing.curlError?.statusCode == 404 && missing.chunkCount == 0)
+        #expect(huge.curlError?.statusCode == 500 && huge.chunkCount == 0)
+        #expect(afterMissing.succeeded && afterHuge.succeeded)
+        let connections = server.requests.map(\.connectionID)
+        #expect(connections[0] == connections[1])
+        #expect(connections[2] != connections[3])
+    }
+
     @Test(arguments: ["ftp://127.0.0.1/a.png", "file:///etc/passwd", "gopher://127.0.0.1/", "mailto:a@b.c"])
     func unsupportedSchemesFailWithoutTouchingTheNetwork(_ string: String) async throws {
         // Given a URL with a scheme other than http(s)

@@ -117,6 +117,7 @@ final class CurlEngine: Sendable {
                 transfer.complete(with: error)
             }
             multi.perform()
+            loop.flushList.flushAll()
             for (handle, result) in multi.completedTransfers() {
                 guard let transfer = loop.take(handle, from: multi) else { continue }
                 let multiplexes = transfer.showsMultiplexingHost
@@ -141,6 +142,7 @@ final class CurlEngine: Sendable {
 
 /// The transfers inside the multi handle; owned by the loop thread.
 private struct LoopState {
+    let flushList = CurlFlushList()
     private var transfers: [Int: CurlTransfer] = [:]
     private var ids: [UnsafeMutableRawPointer: Int] = [:]
 
@@ -155,6 +157,7 @@ private struct LoopState {
             let message = curl_multi_strerror(code).map { String(cString: $0) } ?? "curl_multi_add_handle failed"
             return .transferFailed(code: .init(rawValue: Int(code.rawValue)), message: message, url: transfer.url)
         }
+        transfer.flushList = flushList
         transfers[transfer.id] = transfer
         ids[easy.handle] = transfer.id
         return nil

@@ -12,6 +12,10 @@ internal import CLibCurl
 /// it, except ``phase``, which the caller's ``CurlTransferToken`` flips to `cancelled` under its lock. Every
 /// callback runs on the loop thread, so a transfer's callbacks are ordered and never concurrent; each one
 /// first checks ``phase``, so none starts once `cancel()` has returned.
+///
+/// Body bytes that curl hands over in several write callbacks during one `curl_multi_perform` are delivered
+/// as one chunk when that call returns (``flush()``, via the loop's ``CurlFlushList``), or as soon as they reach
+/// ``maximumPendingBody``: one `didReceiveData` per transfer per loop turn instead of one per 16–64 KB.
 final class CurlTransfer: @unchecked Sendable {
     // @unchecked: mutable fields are confined to the loop thread after submission (the hand-over goes through
     // the multi loop's lock); `phase` is a locked box; the rest is immutable.
@@ -31,9 +35,18 @@ final class CurlTransfer: @unchecked Sendable {
     private let multiplexes: Bool
     private let didReceiveData: @Sendable (Data, URLResponse) -> Void
     private let completion: @Sendable ((any Error)?) -> Void
+    /// Loop thread only: where to register for a flush after the current `curl_multi_perform`.
+    var flushList: CurlFlushList?
+    private var pendingBody = Data()
+    private var deliveredCount = 0
+    private static let maximumPendingBody = 1 << 20
     private var headers = CurlResponseHeaders()
     private var response: HTTPURLResponse?
-    private var statusError: CurlError?
+    /// Why the transfer fails although curl may report success: a non-2xx status or the idle timeout.
+    private var failure: CurlError?
+    /// Bytes of a non-2xx response's body read and dropped (so its keep-alive connection stays reusable).
+    private var discardedCount = 0
+    private static let maximumDiscardedBody = 64 * 1024
     private var idleTimeout: IdleTimeout?
 
     private static let ids = LockedValueBox(0)
@@ -114,17 +127,41 @@ final class CurlTransfer: @unchecked Sendable {
         if response == nil {
             let response = makeResponse()
             self.response = response
-            if let statusError = validate(response) {
-                self.statusError = statusError
-                return 0
-            }
+            failure = validate(response)
         }
-        guard let response, let base = bytes.baseAddress else { return bytes.count }
-        let chunk = Data(bytes: base, count: bytes.count)
-        // Re-checked right before the call: a cancel() that returned before this point stops it.
-        guard isRunning else { return 0 }
-        didReceiveData(chunk, response)
+        if let failure {
+            // A small error body is read and dropped, keeping the connection reusable; a large one (or a
+            // timeout) ends the transfer.
+            guard case .unacceptableStatusCode = failure else { return 0 }
+            discardedCount += bytes.count
+            return discardedCount <= Self.maximumDiscardedBody ? bytes.count : 0
+        }
+        guard bytes.count > 0 else { return 0 }
+        if pendingBody.count + bytes.count > Self.maximumPendingBody { flush() }
+        let isFirstPending = pendingBody.isEmpty
+        if isFirstPending {
+            // Room for the rest of the announced body (up to the cap), so appends don't reallocate.
+            let remaining = Int(response?.expectedContentLength ?? -1) - deliveredCount
+            pendingBody.reserveCapacity(min(max(bytes.count, remaining), Self.maximumPendingBody))
+        }
+        pendingBody.append(UnsafeRawBufferPointer(bytes).assumingMemoryBound(to: UInt8.self))
+        if flushList == nil {
+            flush()
+        } else if isFirstPending {
+            flushList?.append(self)
+        }
         return isRunning ? bytes.count : 0
+    }
+
+    /// Delivers the body bytes received since the last flush as one chunk (loop thread only).
+    func flush() {
+        guard !pendingBody.isEmpty, let response else { return }
+        let chunk = pendingBody
+        pendingBody = Data()
+        deliveredCount += chunk.count
+        // Checked right before the call: a cancel() that returned before this point stops it.
+        guard isRunning else { return }
+        didReceiveData(chunk, response)
     }
 
     /// curl reports progress (at least once a second while the transfer runs). Returns `false` to abort: the
@@ -134,17 +171,19 @@ final class CurlTransfer: @unchecked Sendable {
         guard var timeout = idleTimeout else { return true }
         defer { idleTimeout = timeout }
         guard timeout.isExpired(downloaded: downloaded, uploaded: uploaded) else { return true }
-        statusError = .transferFailed(
+        failure = .transferFailed(
             code: .operationTimedOut,
             message: "No data received for \(timeout.interval) s (the request's timeoutInterval)", url: currentURL)
         return false
     }
 
-    /// curl finished the transfer with `result`; calls `completion` unless the transfer was cancelled.
+    /// curl finished the transfer with `result`; delivers the last bytes, then calls `completion` unless the
+    /// transfer was cancelled.
     func finish(result: CURLcode) {
+        flush()
         let error: CurlError?
-        if let statusError {
-            error = statusError  // a non-2xx status, or the idle timeout
+        if let failure {
+            error = failure
         } else if result != CURLE_OK {
             let message = easy?.message(for: result) ?? result.message
             error = .transferFailed(code: CurlError.Code(result), message: message, url: currentURL)
@@ -167,7 +206,8 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private var currentURL: URL? {
-        easy?.effectiveURL.flatMap(URL.init(string:)) ?? url
+        guard let effective = easy?.effectiveURL, effective != url?.absoluteString else { return url }
+        return URL(string: effective) ?? url
     }
 
     private func makeResponse() -> HTTPURLResponse? {

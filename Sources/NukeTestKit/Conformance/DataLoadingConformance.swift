@@ -18,8 +18,9 @@ public import NukeCore
 /// ```
 ///
 /// What is checked (see ``Check``): byte-exact bodies, response metadata, compressed bodies, streaming (chunks
-/// arrive before the body ends), `completion` exactly once, cancellation (no callback after `cancel()` except
-/// possibly one completion with an error; the transfer stops), non-2xx status errors, the redirect policy
+/// arrive before the body ends), `completion` exactly once, cancellation (no callback starts after `cancel()`
+/// returned — one already under way may finish — except possibly a completion with an error; the transfer
+/// stops), non-2xx status errors, the redirect policy
 /// (chains followed; loops, `file:` and `ftp:` targets refused), idle timeouts, 100 concurrent transfers, a
 /// large streamed body, request fidelity (headers, `HEAD`, `Range`), and faults (bodies cut short, garbage).
 ///
@@ -75,10 +76,12 @@ public struct DataLoadingConformance: Sendable {
         /// `completion` is called exactly once, last, for successes and failures alike; callbacks of one load
         /// never overlap.
         case completionCalledOnce
-        /// Cancelling before any response: nothing but possibly one completion with an error.
+        /// Cancelling right after starting (and after completion): nothing but possibly a completion with an
+        /// error, or the one callback that was already under way.
         case cancellationBeforeResponse
-        /// Cancelling mid-transfer (from inside a callback and from another thread): no further chunk, at most
-        /// one completion with an error, and the server sees the client leave.
+        /// Cancelling mid-transfer — from inside a callback (then nothing but a completion with an error may
+        /// follow) and from another thread (then at most the callback already under way) — and the server sees
+        /// the client leave.
         case cancellationDuringTransfer
         /// 404 and 500 (and a 3xx without `Location`) fail, with the status code if ``Options/statusCode``
         /// can read it.

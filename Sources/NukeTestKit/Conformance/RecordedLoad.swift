@@ -15,9 +15,11 @@ public import NukeCore
 /// ```
 ///
 /// Recorded violations: a callback running while another one of the same load is still running, a chunk or
-/// a second completion after `completion`, and — once ``cancel()`` has returned — a `completion(nil)`, more
-/// than one in-flight chunk, or (for ``cancelsOnFirstChunk`` loads, cancelled from inside the callback) any
-/// chunk at all. Thread-safe; the recording callbacks take a lock briefly.
+/// a second completion after `completion`, and anything the cancellation contract forbids. Once ``cancel()``
+/// returned (from another thread), one callback already under way may still arrive — a chunk, or a completion
+/// of any kind — and then at most a completion with an error; a load cancelled from inside its own callback
+/// (``cancelsOnFirstChunk``) may only get a completion with an error. Thread-safe; the recording callbacks take
+/// a lock briefly.
 public final class RecordedLoad: Sendable {
     /// What to keep of the body.
     public enum BodyStorage: Sendable {
@@ -32,12 +34,14 @@ public final class RecordedLoad: Sendable {
         var data = Data()
         var byteCount = 0
         var chunkCount = 0
+        var largestChunk = 0
         var response: URLResponse?
         var completions: [(any Error)?] = []
         var violations: [String] = []
         var isInCallback = false
         var isCancelled = false
         var chunksAfterCancel = 0
+        var eventsAfterCancel = 0
         var matchesPattern = true
         var cancellable: (any Cancellable)?
         var firstChunkWaiters: [OnceContinuation] = []
@@ -86,6 +90,8 @@ public final class RecordedLoad: Sendable {
     public var byteCount: Int { state.withLock { $0.byteCount } }
     /// The number of `didReceiveData` calls so far.
     public var chunkCount: Int { state.withLock { $0.chunkCount } }
+    /// The size of the largest chunk so far.
+    public var largestChunkSize: Int { state.withLock { $0.largestChunk } }
     /// The response passed with the last chunk.
     public var response: URLResponse? { state.withLock { $0.response } }
     /// The response as an `HTTPURLResponse`.
@@ -148,10 +154,11 @@ public final class RecordedLoad: Sendable {
             if !state.completions.isEmpty { state.violations.append("didReceiveData after completion") }
             if state.isCancelled {
                 state.chunksAfterCancel += 1
+                state.eventsAfterCancel += 1
                 if cancelsOnFirstChunk {
                     state.violations.append("didReceiveData after cancel() returned (inside a callback)")
-                } else if state.chunksAfterCancel > 1 {
-                    state.violations.append("\(state.chunksAfterCancel) didReceiveData calls after cancel() returned")
+                } else if state.eventsAfterCancel > 1 {
+                    state.violations.append("\(state.eventsAfterCancel) callbacks after cancel() returned")
                 }
             }
             switch storage {
@@ -163,6 +170,7 @@ public final class RecordedLoad: Sendable {
             }
             state.byteCount += chunk.count
             state.chunkCount += 1
+            state.largestChunk = max(state.largestChunk, chunk.count)
             state.response = response
             defer { state.firstChunkWaiters.removeAll() }
             let cancelNow = cancelsOnFirstChunk && state.chunkCount == 1 && !state.isCancelled
@@ -179,8 +187,12 @@ public final class RecordedLoad: Sendable {
         let waiters = state.withLock { state -> [OnceContinuation] in
             enterCallback(&state, "completion")
             if !state.completions.isEmpty { state.violations.append("completion called more than once") }
-            if state.isCancelled, error == nil {
-                state.violations.append("completion(nil) after cancel() returned")
+            if state.isCancelled {
+                state.eventsAfterCancel += 1
+                // A success may only be the one callback that was already under way when cancel() returned.
+                if error == nil, cancelsOnFirstChunk || state.eventsAfterCancel > 1 {
+                    state.violations.append("completion(nil) after cancel() returned")
+                }
             }
             state.completions.append(error)
             state.isInCallback = false

@@ -87,20 +87,20 @@ public final class LoopbackHTTPServer: Sendable {
     ///
     /// - Throws: ``Error/timedOut(_:_:)`` naming `what`, or ``Error/shutDown``.
     public func waitUntil(
-        _ what: String, timeout: Duration = .seconds(10),
+        _ what: String, timeout: Duration = .seconds(30),
         _ condition: @escaping @Sendable (Statistics) -> Bool
     ) async throws {
         try await core.waitUntil(what, timeout: timeout, condition)
     }
 
     /// Suspends until at least `count` requests have arrived (see ``waitUntil(_:timeout:_:)``).
-    public func waitForRequests(count: Int, timeout: Duration = .seconds(10)) async throws {
+    public func waitForRequests(count: Int, timeout: Duration = .seconds(30)) async throws {
         try await waitUntil("\(count) requests", timeout: timeout) { $0.requestCount >= count }
     }
 
     /// Suspends until no connection is open, i.e. every client closed its sockets (see
     /// ``waitUntil(_:timeout:_:)``).
-    public func waitForAllConnectionsToClose(timeout: Duration = .seconds(10)) async throws {
+    public func waitForAllConnectionsToClose(timeout: Duration = .seconds(30)) async throws {
         try await waitUntil("all connections to close", timeout: timeout) { $0.openConnections == 0 }
     }
 

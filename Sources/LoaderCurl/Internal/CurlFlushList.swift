@@ -1,0 +1,17 @@
+/// The transfers that received body bytes during the current `curl_multi_perform`; the loop delivers their
+/// bytes, one chunk each, when the call returns. Confined to the loop thread.
+final class CurlFlushList {
+    private var transfers: [CurlTransfer] = []
+
+    func append(_ transfer: CurlTransfer) {
+        transfers.append(transfer)
+    }
+
+    /// Delivers every pending chunk, in the order the transfers first received bytes.
+    func flushAll() {
+        guard !transfers.isEmpty else { return }
+        let current = transfers
+        transfers.removeAll(keepingCapacity: true)
+        for transfer in current { transfer.flush() }
+    }
+}

@@ -41,7 +41,9 @@ let package = Package(
         .testTarget(name: "DecoderSVGTests", dependencies: ["DecoderSVG", "NukeCore", "NukeTestKit"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["NukeCore", "NukeTestKit", "DecoderPNG", "DecoderJPEG", "DecoderWebP", "DecoderSVG"]),
+            dependencies: [
+                "NukeCore", "NukeTestKit", "DecoderPNG", "DecoderJPEG", "DecoderWebP", "DecoderSVG", "CacheDisk",
+            ]),
         .testTarget(name: "NukeTestKitTests", dependencies: ["NukeTestKit", "NukeCore"]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),

@@ -81,6 +81,8 @@ extension DataCache {
 
     /// Stages `data` for `key`, replacing any earlier value, and returns immediately; a background queue
     /// writes it. Reads see it at once.
+    ///
+    /// Returns only after writing to disk itself when staged changes would go over ``stagingLimit``.
     public func storeData(_ data: Data, for key: String) {
         storeData(data, for: key, ttl: nil)
     }
@@ -101,18 +103,14 @@ extension DataCache {
         }
         let key = DataCache.canonicalKey(key)
         let fileSize = EntryFile.fileSize(keyCount: key.utf8.count, payloadCount: data.count)
-        state.withLock { state in
-            let change: Staging.Change = fileSize > state.sizeLimit ? .remove : .write(data, expiry: expiry)
-            state.staging.stage(change, for: key)
-        }
-        scheduleFlush()
+        let isTooLarge = fileSize > state.withLock { $0.sizeLimit }
+        stage(isTooLarge ? .remove : .write(data, expiry: expiry), for: key)
     }
 
-    /// Stages the removal of `key`'s data and returns immediately. Reads miss at once.
+    /// Stages the removal of `key`'s data and returns immediately (unless ``stagingLimit`` is reached, as for
+    /// ``storeData(_:for:)``). Reads miss at once.
     public func removeData(for key: String) {
-        let key = DataCache.canonicalKey(key)
-        state.withLock { $0.staging.stage(.remove, for: key) }
-        scheduleFlush()
+        stage(.remove, for: DataCache.canonicalKey(key))
     }
 
     /// Stages the removal of every entry in the directory (including those written by other instances) and

@@ -118,7 +118,12 @@ extension DataCache {
             return (state.staging.batch(for: key), accesses)
         }
         guard !batch.isEmpty || !accesses.isEmpty else { return }
+        write(batch, accesses: accesses)
+    }
 
+    /// Writes the changes of `batch` and `accesses` to the directory, then forgets the changes of `batch` that are
+    /// still staged. Runs on `queue`.
+    func write(_ batch: Staging.Batch, accesses: [KeyDigest: Int64]) {
         // 1. Temporary files, written without holding the directory lock.
         var changes: [PreparedChange] = []
         var failedWrites = 0

@@ -15,6 +15,10 @@ public import NukeCore
 /// queue (to a temporary file, then renamed into place). Reads and ``containsData(for:)`` see staged changes,
 /// removals included. ``flush()`` waits until everything staged so far is on disk.
 ///
+/// Staged changes hold at most ``stagingLimit`` bytes (64 MB by default). When writes come faster than the disk
+/// takes them, a write that would go over it makes its caller wait and write what is staged itself: memory stays
+/// bounded and no write is dropped.
+///
 /// ## Size
 /// After a flush pushes ``totalSize`` over ``sizeLimit``, the cache removes expired entries and then the least
 /// recently used ones (by the order of reads and writes the cache records itself, not file access times) until
@@ -43,6 +47,9 @@ public final class DataCache: DataCaching, Sendable {
     /// The default ``sizeLimit``: 150 MB.
     public static let defaultSizeLimit = 150 * 1024 * 1024
 
+    /// The default ``stagingLimit``: 64 MB.
+    public static let defaultStagingLimit = 64 * 1024 * 1024
+
     /// The fraction of ``sizeLimit`` a sweep trims the cache to.
     static let trimRatio = 0.7
 
@@ -67,6 +74,7 @@ public final class DataCache: DataCaching, Sendable {
         /// Test hook: while set, staged changes wait for an explicit ``DataCache/flush()``.
         var isBackgroundFlushPaused = false
         var sizeLimit = DataCache.defaultSizeLimit
+        var stagingLimit = DataCache.defaultStagingLimit
         var statistics = Statistics()
         var lastError: Error?
         var lastTimestamp: Int64 = 0
@@ -144,6 +152,18 @@ public final class DataCache: DataCaching, Sendable {
         }
     }
 
+    /// The most memory staged changes may hold, in bytes of keys and payloads (default ``defaultStagingLimit``).
+    ///
+    /// A ``storeData(_:for:)`` or ``removeData(for:)`` that would go over it applies back-pressure: its caller
+    /// waits for the flush in progress, if any, writes what is staged on its own thread, and then stages its
+    /// change, so it returns later but nothing is dropped. A single change larger than the limit is written to
+    /// disk by its caller before `storeData` returns, without being staged. Lowering the limit frees nothing at
+    /// once; the next change that doesn't fit waits.
+    public var stagingLimit: Int {
+        get { state.withLock { $0.stagingLimit } }
+        set { state.withLock { $0.stagingLimit = max(0, newValue) } }
+    }
+
     /// The total size of the entry files in the directory, in bytes, as of the last flush by any instance.
     ///
     /// Brings the index up to date with the shared journal first; staged writes are not counted.
@@ -169,6 +189,11 @@ public final class DataCache: DataCaching, Sendable {
     }
 
     // MARK: Test hooks
+
+    /// The bytes staged changes hold in memory now, and the most they held since the cache was created.
+    var stagedByteCount: (current: Int, peak: Int) {
+        state.withLock { ($0.staging.byteCount, $0.staging.peakByteCount) }
+    }
 
     /// While `true`, staged changes stay in memory until ``flush()`` or ``flush(for:)`` (tests use it to
     /// observe staging).

@@ -2,11 +2,12 @@ import Foundation
 
 // nuke-bench [--quick] [--only NAME]: prints ratios of our time to a reference measured in the same run
 // (medians of paired runs after a warm-up, with the min–max of the ratios).
-//   nuke-bench                 codecs, then processors
+//   nuke-bench                 codecs, then processors, then cache
 //   nuke-bench codecs …        decoders and thumbnails vs the C libraries and libvips
 //   nuke-bench processors …    resize and blur vs libvips and cairo (see `nuke-bench processors --help`)
+//   nuke-bench cache …         CacheDisk's DataCache vs write(2)/read(2) of plain files; sweep and open times
 var arguments = Array(CommandLine.arguments.dropFirst())
-let section = arguments.first.flatMap { ["codecs", "processors"].contains($0) ? $0 : nil }
+let section = arguments.first.flatMap { ["codecs", "processors", "cache"].contains($0) ? $0 : nil }
 if section != nil { arguments.removeFirst() }
 let isQuick = arguments.contains("--quick")
 let only = arguments.firstIndex(of: "--only").flatMap {
@@ -26,6 +27,12 @@ do {
         if isQuick { processorArguments += ["--iterations", "5", "--warmups", "1"] }
         if let only { processorArguments.append(only) }
         try runProcessorBenchmarks(arguments: processorArguments)
+    }
+    if section == nil || section == "cache" {
+        if section == nil { print("") }
+        print("nuke-bench cache\(isQuick ? " --quick" : ""): ratio = ours ÷ reference, both measured in this run")
+        print(Comparison.header)
+        _ = try await CacheBenchmarks(runs: isQuick ? 3 : 11, only: only).run()
     }
 } catch {
     print("nuke-bench failed: \(error)")

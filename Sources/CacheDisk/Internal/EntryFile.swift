@@ -129,15 +129,21 @@ enum EntryFile {
         return read(fd, path: path, key: key, size: size, isSizeKnown: true) ?? .damaged(identity)
     }
 
-    /// Reads a file of `size` bytes (unless `isSizeKnown`, one more byte is asked for, to notice a longer file)
-    /// and verifies it; `nil` if it is another size or damaged.
+    /// Reads a file of `size` bytes and verifies it; `nil` if it is another size or damaged.
+    ///
+    /// Unless `isSizeKnown`, one `pread` asks for one more byte than `size`, to notice a longer file: a hit then
+    /// costs one read call instead of a read to the end and another that returns 0. A shorter read (a shorter
+    /// file, or in theory an interrupted read) is `nil`, and the caller measures the file and reads it again.
     private static func read(_ fd: Int32, path: String, key: String, size: Int, isSizeKnown: Bool) -> ReadResult? {
         let capacity = isSizeKnown ? size : size + 1
         let base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        let buffer = UnsafeMutableRawBufferPointer(start: base, count: capacity)
         let count: Int
         do {
-            count = try FileSystem.readFully(
-                fd, into: UnsafeMutableRawBufferPointer(start: base, count: capacity), at: 0, path: path)
+            count =
+                try isSizeKnown
+                ? FileSystem.readFully(fd, into: buffer, at: 0, path: path)
+                : FileSystem.readOnce(fd, into: buffer, at: 0, path: path)
         } catch {
             base.deallocate()
             return .failed(error)

@@ -100,6 +100,17 @@ enum FileSystem {
         return total
     }
 
+    /// One `pread` of up to `buffer.count` bytes at `offset` (retried on `EINTR`); returns how many were read.
+    static func readOnce(
+        _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String
+    ) throws(DataCache.Error) -> Int {
+        while true {
+            let count = pread(fd, buffer.baseAddress!, buffer.count, off_t(offset))
+            if count >= 0 { return count }
+            if errno != EINTR { throw error("read", path) }
+        }
+    }
+
     /// The names in a directory, without `.` and `..`; `nil` if the directory is gone.
     static func contentsOfDirectory(_ path: String) throws(DataCache.Error) -> [String]? {
         guard let directory = opendir(path) else {

@@ -60,19 +60,27 @@ struct KeyDigest: Hashable, Sendable {
 
     /// 64 lowercase hexadecimal digits, the digest bytes in order.
     var fileName: String {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        return String(unsafeUninitializedCapacity: 64) { buffer in
-            var index = 0
-            for word in [w0, w1, w2, w3] {
-                for byte in 0..<8 {
-                    let value = Int((word >> UInt64(8 * byte)) & 0xff)
-                    buffer[index] = digits[value >> 4]
-                    buffer[index + 1] = digits[value & 0xf]
-                    index += 2
-                }
-            }
+        String(unsafeUninitializedCapacity: 64) { buffer in
+            KeyDigest.writeHex(w0, to: buffer, at: 0)
+            KeyDigest.writeHex(w1, to: buffer, at: 16)
+            KeyDigest.writeHex(w2, to: buffer, at: 32)
+            KeyDigest.writeHex(w3, to: buffer, at: 48)
             return 64
         }
+    }
+
+    /// Writes the 8 bytes of `word`, lowest first, as 16 lowercase hexadecimal digits at `index`.
+    private static func writeHex(_ word: UInt64, to buffer: UnsafeMutableBufferPointer<UInt8>, at index: Int) {
+        for byte in 0..<8 {
+            let value = UInt8(truncatingIfNeeded: word >> UInt64(8 * byte))
+            buffer[index + 2 * byte] = hexDigit(value >> 4)
+            buffer[index + 2 * byte + 1] = hexDigit(value & 0xf)
+        }
+    }
+
+    /// The lowercase ASCII hexadecimal digit of `nibble` (0...15).
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
     /// Writes the 32 digest bytes at the start of `buffer`.

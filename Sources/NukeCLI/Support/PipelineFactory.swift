@@ -28,6 +28,7 @@ enum PipelineFactory {
         loader: Loader = .curl,
         dataCache: (any DataCaching)? = nil,
         counters: Counters,
+        delegate: (any ImagePipeline.Delegate)? = nil,
         configure: (inout ImagePipeline.Configuration) -> Void = { _ in }
     ) -> ImagePipeline {
         let registry = ImageDecoderRegistry()
@@ -39,7 +40,7 @@ enum PipelineFactory {
             registry.decoder(for: context).map { CountingDecoder(base: $0, counters: counters) }
         }
         configure(&configuration)
-        return ImagePipeline(configuration: configuration)
+        return ImagePipeline(configuration: configuration, delegate: delegate)
     }
 
     /// Opens the disk cache at `path` (relative paths start in the current directory).

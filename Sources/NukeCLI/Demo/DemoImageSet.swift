@@ -20,7 +20,7 @@ struct DemoImageSet {
         case jpeg, webp, png
     }
 
-    private static let photoSizes = [(1280, 853), (1024, 768), (800, 1200), (1200, 800), (960, 960), (640, 960)]
+    private static let photoSizes = [(1024, 683), (800, 600), (640, 960), (960, 640), (720, 720), (480, 720)]
 
     /// Generates the set into `directory`, using every core.
     static func generate(in directory: URL) async throws -> DemoImageSet {
@@ -34,7 +34,7 @@ struct DemoImageSet {
             jobs.append((String(format: "/photos/photo-%02d.webp", index + 15), .webp, size.0, size.1, index + 100))
         }
         for index in 0..<6 {
-            let side = [512, 384, 640][index % 3]
+            let side = [384, 256, 320][index % 3]
             jobs.append((String(format: "/art/art-%02d.png", index + 1), .png, side, side, index + 200))
         }
         let encoded = try await withThrowingTaskGroup(of: File.self) { group in

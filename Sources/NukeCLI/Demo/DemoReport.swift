@@ -8,8 +8,10 @@ struct DemoReport {
     let port: Int
     let counters: Counters
     let tasks: TaskObserver.Counts
+    let joins: Int
     let diskCache: DataCache.Statistics
     let feed: FeedRecorder.Summary
+    let cellCount: Int
     let times: (generate: Double, play: Double, total: Double)
 
     func print(to console: Console) {
@@ -17,24 +19,21 @@ struct DemoReport {
         let downloads = counters[Counters.downloads]
         let decodes = counters[Counters.decodes]
         let prefetches = max(0, tasks.created - feed.appearances)
-        let decodedResponses = tasks.loaded + tasks.diskHits
         let kinds = Dictionary(grouping: set.files, by: { ($0.path as NSString).pathExtension }).mapValues(\.count)
         console.print(
-            "nuke demo: \(feed.appearances > 0 ? "" : "no ")feed of \(feed.images.count + 0) cells shown, "
-                + "\(set.files.count) images (\(kinds["jpg", default: 0]) JPEG, \(kinds["webp", default: 0]) WebP, "
+            "nuke demo: a feed of \(cellCount) cells over \(set.files.count) images (\(kinds["jpg", default: 0]) JPEG, \(kinds["webp", default: 0]) WebP, "
                 + "\(kinds["png", default: 0]) PNG, \(kinds["svg", default: 0]) SVG; \(Formatting.bytes(set.byteCount))) "
                 + "served from http://127.0.0.1:\(port)")
+        console.print(
+            "\(feed.images.count) of \(cellCount) cells got their image on screen; the rest flew by during flings")
         console.print("")
         console.print("What the pipeline shared")
         console.print(row("image requests", "\(tasks.created) (\(feed.appearances) by cells on screen, \(prefetches) by the prefetcher)"))
         console.print(
             row("downloads", "\(downloads) (\(Formatting.bytes(counters[Counters.downloadBytes])); \(set.files.count) distinct images)"))
-        console.print(row("disk cache reads", "\(diskCache.hitCount) (original data reused for another thumbnail size)"))
-        console.print(row("decodes", "\(decodes) (one per image and thumbnail size actually needed)"))
-        console.print(
-            row("coalesced joins", "\(max(0, decodedResponses - decodes)) requests joined a decode already in flight"))
-        console.print(
-            row("", "\(max(0, decodes - downloads - diskCache.hitCount)) decodes shared a download in flight"))
+        console.print(row("disk cache reads", "\(diskCache.hitCount) (original data of a downloaded image, for another thumbnail)"))
+        console.print(row("decodes", "\(decodes) (at most one per image and thumbnail size, unless evicted)"))
+        console.print(row("coalesced joins", "\(joins) requests joined a decode already in flight"))
         console.print(row("memory cache hits", "\(tasks.memoryHits)"))
         console.print(
             row(

@@ -44,7 +44,8 @@ struct DemoRun {
 
         let report = DemoReport(
             set: set, server: server.statistics, port: server.port, counters: counters, tasks: observer.snapshot,
-            diskCache: dataCache.statistics, feed: feed,
+            joins: observer.coalescedJoins(decodes: counters), diskCache: dataCache.statistics, feed: feed,
+            cellCount: options.cellCount,
             times: (generate: generated - start, play: played - generated, total: monotonicSeconds() - start))
         report.print(to: console)
         console.print(Formatting.row("contact sheet", "\(options.contactSheet.path) (\(sheet.width)×\(sheet.height))"))

@@ -79,8 +79,8 @@ struct ScrollScript {
     /// A realistic session over a feed of `maxOffset`: read, fling, scroll back, fling, read, fling to the end.
     static func session(maxOffset: Double) -> ScrollScript {
         let points: [(Double, Double, Double)] = [
-            (0.05, 2_500, 0.4), (0.26, 24_000, 0.3), (0.2, 5_000, 0.3), (0.52, 24_000, 0.3), (0.64, 4_000, 0.3),
-            (1, 30_000, 0.5),
+            (0.05, 2_500, 0.4), (0.26, 12_000, 0.3), (0.2, 4_000, 0.3), (0.52, 12_000, 0.3), (0.64, 4_000, 0.3),
+            (1, 15_000, 0.5),
         ]
         return ScrollScript(moves: points.map { Move(target: $0.0 * maxOffset, speed: $0.1, pause: $0.2) })
     }

@@ -36,46 +36,48 @@ enum SyntheticImages {
     static func photo(width: Int, height: Int, seed: Int) throws -> PlatformImage {
         var random = Random(seed: seed)
         let hue = random.unit()
-        let sky = (top: color(hue: hue, saturation: 0.55, value: 0.95), bottom: color(hue: hue + 0.08, saturation: 0.25, value: 1))
-        let hills = (near: color(hue: hue + 0.35, saturation: 0.6, value: 0.45), far: color(hue: hue + 0.4, saturation: 0.35, value: 0.7))
-        let sun = (x: Double(width) * (0.2 + 0.6 * random.unit()), y: Double(height) * (0.15 + 0.2 * random.unit()))
-        let sunRadius = Double(min(width, height)) * (0.06 + 0.06 * random.unit())
+        let skyTop = color(hue: hue, saturation: 0.55, value: 0.95)
+        let skyBottom = color(hue: hue + 0.08, saturation: 0.25, value: 1)
+        let nearHill = rgb(color(hue: hue + 0.35, saturation: 0.6, value: 0.45))
+        let farHill = rgb(color(hue: hue + 0.4, saturation: 0.35, value: 0.7))
+        let sunX = Int(Double(width) * (0.2 + 0.6 * random.unit()))
+        let sunY = Int(Double(height) * (0.15 + 0.2 * random.unit()))
+        let sunRadius = Int(Double(min(width, height)) * (0.05 + 0.05 * random.unit()))
         let phases = (random.unit() * 6.28, random.unit() * 6.28, 2 + random.unit() * 5, 4 + random.unit() * 7)
         // One horizon per column for each range of hills.
-        let far = (0..<width).map { x -> Double in
+        let far = (0..<width).map { x -> Int in
             let u = Double(x) / Double(width)
-            return Double(height) * (0.55 + 0.08 * sin(u * phases.2 + phases.0) + 0.03 * sin(u * 17 + phases.1))
+            return Int(Double(height) * (0.55 + 0.08 * sin(u * phases.2 + phases.0) + 0.03 * sin(u * 17 + phases.1)))
         }
-        let near = (0..<width).map { x -> Double in
+        let near = (0..<width).map { x -> Int in
             let u = Double(x) / Double(width)
-            return Double(height) * (0.72 + 0.07 * sin(u * phases.3 + phases.1) + 0.02 * sin(u * 31 + phases.0))
+            return Int(Double(height) * (0.72 + 0.07 * sin(u * phases.3 + phases.1) + 0.02 * sin(u * 31 + phases.0)))
         }
+        let sky = (0..<height).map { y in rgb(mix(skyTop, skyBottom, Double(y) / Double(height) / 0.7)) }
         return try PlatformImage(width: width, height: height, isOpaque: true) { buffer in
             let pixels = buffer.bindMemory(to: UInt8.self)
-            var noise = random
+            var noise = random.next() | 1
             for y in 0..<height {
-                let v = Double(y) / Double(height)
-                let skyColor = mix(sky.top, sky.bottom, v / 0.7)
-                let row = y * width * 4
+                let shade = 255 - y * 96 / height  // darker towards the bottom
                 for x in 0..<width {
-                    var rgb: (Double, Double, Double)
-                    let yy = Double(y)
-                    if yy > near[x] {
-                        rgb = mix(hills.near, (0.1, 0.12, 0.08), (yy - near[x]) / Double(height) * 2)
-                    } else if yy > far[x] {
-                        rgb = mix(hills.far, hills.near, (yy - far[x]) / Double(height) * 3)
+                    var color: (Int, Int, Int)
+                    if y > near[x] {
+                        color = (nearHill.0 * shade >> 8, nearHill.1 * shade >> 8, nearHill.2 * shade >> 8)
+                    } else if y > far[x] {
+                        color = farHill
                     } else {
-                        let dx = Double(x) - sun.x
-                        let dy = yy - sun.y
-                        let distance = (dx * dx + dy * dy).squareRoot()
-                        let glow = max(0, 1 - distance / (sunRadius * 4))
-                        rgb = distance < sunRadius ? (1, 0.97, 0.85) : mix(skyColor, (1, 0.95, 0.8), glow * glow)
+                        let dx = x - sunX
+                        let dy = y - sunY
+                        color = dx * dx + dy * dy < sunRadius * sunRadius ? (255, 247, 217) : sky[y]
                     }
-                    let grain = Double(Int(noise.next() & 31) - 16) / 255
-                    let index = row + x * 4
-                    pixels[index] = channel(rgb.0 + grain)
-                    pixels[index + 1] = channel(rgb.1 + grain)
-                    pixels[index + 2] = channel(rgb.2 + grain)
+                    noise ^= noise << 13
+                    noise ^= noise >> 7
+                    noise ^= noise << 17
+                    let grain = Int(noise & 31) - 16
+                    let index = (y * width + x) * 4
+                    pixels[index] = UInt8(clamping: color.0 + grain)
+                    pixels[index + 1] = UInt8(clamping: color.1 + grain)
+                    pixels[index + 2] = UInt8(clamping: color.2 + grain)
                     pixels[index + 3] = 255
                 }
             }
@@ -143,6 +145,10 @@ enum SyntheticImages {
     ) -> (Double, Double, Double) {
         let t = min(max(t, 0), 1)
         return (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t, a.2 + (b.2 - a.2) * t)
+    }
+
+    private static func rgb(_ color: (Double, Double, Double)) -> (Int, Int, Int) {
+        (Int(channel(color.0)), Int(channel(color.1)), Int(channel(color.2)))
     }
 
     private static func channel(_ value: Double) -> UInt8 {

@@ -21,6 +21,20 @@ final class Counters: @unchecked Sendable {
         lock.withLock { values[key, default: 0] }
     }
 
+    /// The counters whose names start with `prefix`, by the rest of their name.
+    func values(withPrefix prefix: String) -> [String: Int] {
+        lock.withLock {
+            var result: [String: Int] = [:]
+            for (key, value) in values where key.hasPrefix(prefix) { result[String(key.dropFirst(prefix.count))] = value }
+            return result
+        }
+    }
+
+    /// What makes two requests share a decode here: the URL and the thumbnail options.
+    static func imageKey(_ request: ImageRequest) -> String {
+        (request.url?.absoluteString ?? "") + " " + (request.thumbnail?.identifier ?? "")
+    }
+
     static let downloads = "downloads"
     static let downloadBytes = "download bytes"
     static let decodes = "decodes"
@@ -53,9 +67,12 @@ struct CountingDataLoader: DataLoading {
 struct CountingDecoder: ImageDecoding {
     let base: any ImageDecoding
     let counters: Counters
+    /// The ``Counters/imageKey(_:)`` of the image being decoded.
+    let key: String
 
     func decode(_ data: Data) throws -> ImageContainer {
         counters.add(Counters.decodes)
+        counters.add("decode " + key)
         return try base.decode(data)
     }
 

@@ -37,7 +37,9 @@ enum PipelineFactory {
             dataLoader: CountingDataLoader(base: loader.make(), counters: counters), imageCache: ImageCache())
         configuration.dataCache = dataCache
         configuration.makeImageDecoder = { context in
-            registry.decoder(for: context).map { CountingDecoder(base: $0, counters: counters) }
+            registry.decoder(for: context).map {
+                CountingDecoder(base: $0, counters: counters, key: Counters.imageKey(context.request))
+            }
         }
         configure(&configuration)
         return ImagePipeline(configuration: configuration, delegate: delegate)

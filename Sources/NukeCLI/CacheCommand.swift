@@ -29,7 +29,8 @@ enum CacheCommand {
                 Console.shared.print(help)
                 return ExitCode.success
             }
-            guard parsed.positionals.count == 1, let first = parsed.positionals.first, ["stats", "clear"].contains(first)
+            guard parsed.positionals.count == 1, let first = parsed.positionals.first,
+                ["stats", "clear"].contains(first)
             else { throw UsageError("give one subcommand: stats or clear") }
             guard let value = parsed.values["--cache-dir"] else { throw UsageError("--cache-dir DIR is required") }
             subcommand = first

@@ -26,7 +26,8 @@ struct FetchOptions {
         guard !(fit && fill) else { throw UsageError("--fit and --fill exclude each other") }
         guard !(fit && crop) else { throw UsageError("--crop needs --fill (it crops the overflow of a fill)") }
         if let text = arguments.values["--resize"] {
-            processors.append(try Self.resize(text, contentMode: fit || !(fill || crop) ? .aspectFit : .aspectFill, crop: crop))
+            processors.append(
+                try Self.resize(text, contentMode: fit || !(fill || crop) ? .aspectFit : .aspectFill, crop: crop))
         } else if fit || fill || crop {
             throw UsageError("--fit, --fill and --crop need --resize")
         }

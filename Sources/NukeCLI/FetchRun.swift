@@ -71,7 +71,8 @@ struct FetchRun {
         let file = directory.appendingPathComponent(OutputName.make(for: url, extension: options.format.fileExtension))
         guard claims.claim(file.lastPathComponent) else { return .loaded(response, written: file) }
         guard let data = options.format.encoder.encode(response.image) else {
-            return .failed("could not encode the \(response.image.width)×\(response.image.height) image as \(options.format)")
+            return .failed(
+                "could not encode the \(response.image.width)×\(response.image.height) image as \(options.format)")
         }
         do {
             try data.write(to: file, options: .atomic)

@@ -59,7 +59,8 @@ enum Images {
         let registry = ImageDecoderRegistry()
         registry.registerDefaultCodecs()
         let data = try Data(contentsOf: file)
-        let decoder = try #require(registry.decoder(for: ImageDecodingContext(request: ImageRequest(url: file), data: data)))
+        let decoder = try #require(
+            registry.decoder(for: ImageDecodingContext(request: ImageRequest(url: file), data: data)))
         return try decoder.decode(data).image
     }
 }

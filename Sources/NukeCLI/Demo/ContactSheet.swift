@@ -4,7 +4,9 @@ import Nuke
 /// Composes the feed's thumbnails into one image: a grid of square tiles in feed order on a dark background;
 /// cells that never got their image (they scrolled away first) stay as empty grey tiles.
 enum ContactSheet {
-    static func make(images: [Int: PlatformImage], cellCount: Int, columns: Int = 20, tile: Int = 64) throws
+    static func make(
+        images: [Int: PlatformImage], cellCount: Int, columns: Int = 20, tile: Int = 64
+    ) throws
         -> PlatformImage
     {
         let gap = 2

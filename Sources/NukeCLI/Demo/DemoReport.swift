@@ -28,10 +28,19 @@ struct DemoReport {
             "\(feed.images.count) of \(cellCount) cells got their image on screen; the rest flew by during flings")
         console.print("")
         console.print("What the pipeline shared")
-        console.print(row("image requests", "\(tasks.created) (\(feed.appearances) by cells on screen, \(prefetches) by the prefetcher)"))
         console.print(
-            row("downloads", "\(downloads) (\(Formatting.bytes(counters[Counters.downloadBytes])); \(set.files.count) distinct images)"))
-        console.print(row("disk cache reads", "\(diskCache.hitCount) (original data of a downloaded image, for another thumbnail)"))
+            row(
+                "image requests",
+                "\(tasks.created) (\(feed.appearances) by cells on screen, \(prefetches) by the prefetcher)"))
+        console.print(
+            row(
+                "downloads",
+                "\(downloads) (\(Formatting.bytes(counters[Counters.downloadBytes])); \(set.files.count) distinct images)"
+            ))
+        console.print(
+            row(
+                "disk cache reads", "\(diskCache.hitCount) (original data of a downloaded image, for another thumbnail)"
+            ))
         console.print(row("decodes", "\(decodes) (at most one per image and thumbnail size, unless evicted)"))
         console.print(row("coalesced joins", "\(joins) requests joined a decode already in flight"))
         console.print(row("memory cache hits", "\(tasks.memoryHits)"))
@@ -47,9 +56,15 @@ struct DemoReport {
                     "p50 \(Formatting.duration(p50)), p95 \(Formatting.duration(p95)) (cell on screen → image ready, "
                         + "\(feed.latencies.count) cells)"))
         }
-        console.print(row("errors", "\(tasks.failed)" + (tasks.failures.isEmpty ? "" : ": " + tasks.failures.joined(separator: "; "))))
         console.print(
-            row("server", "\(server.requests) requests on \(server.connections) connections (keep-alive), \(Formatting.bytes(server.bytesSent))"))
+            row(
+                "errors",
+                "\(tasks.failed)" + (tasks.failures.isEmpty ? "" : ": " + tasks.failures.joined(separator: "; "))))
+        console.print(
+            row(
+                "server",
+                "\(server.requests) requests on \(server.connections) connections (keep-alive), \(Formatting.bytes(server.bytesSent))"
+            ))
         console.print(
             row(
                 "time",

@@ -67,7 +67,9 @@ final class DemoServer: @unchecked Sendable {
     }
 
     var statistics: Statistics {
-        lock.withLock { Statistics(requests: state.requestCount, connections: state.connectionCount, bytesSent: state.bytesSent) }
+        lock.withLock {
+            Statistics(requests: state.requestCount, connections: state.connectionCount, bytesSent: state.bytesSent)
+        }
     }
 
     /// Closes every connection, stops accepting and waits for the server's threads. Idempotent.
@@ -128,7 +130,9 @@ final class DemoServer: @unchecked Sendable {
             let lines = head.components(separatedBy: "\r\n")
             let parts = lines[0].split(separator: " ")
             guard parts.count == 3 else { return }
-            let closes = lines.dropFirst().contains { $0.lowercased().hasPrefix("connection:") && $0.lowercased().contains("close") }
+            let closes = lines.dropFirst().contains {
+                $0.lowercased().hasPrefix("connection:") && $0.lowercased().contains("close")
+            }
             let path = String(parts[1].prefix { $0 != "?" })
             guard respond(fd, method: String(parts[0]), path: path, closes: closes), !closes else { return }
         }

@@ -2,8 +2,17 @@
 enum SVGIcons {
     /// `(name, document)` pairs.
     static let all: [(name: String, svg: String)] = [
-        ("star", icon(shape("polygon", "points", "50,8 61,38 94,38 67,58 77,90 50,70 23,90 33,58 6,38 39,38", "#f5b700"))),
-        ("heart", icon(shape("path", "d", "M50 86 C10 60 8 30 28 20 C40 14 48 22 50 30 C52 22 60 14 72 20 C92 30 90 60 50 86Z", "#e63946"))),
+        (
+            "star",
+            icon(shape("polygon", "points", "50,8 61,38 94,38 67,58 77,90 50,70 23,90 33,58 6,38 39,38", "#f5b700"))
+        ),
+        (
+            "heart",
+            icon(
+                shape(
+                    "path", "d", "M50 86 C10 60 8 30 28 20 C40 14 48 22 50 30 C52 22 60 14 72 20 C92 30 90 60 50 86Z",
+                    "#e63946"))
+        ),
         ("bolt", icon(shape("polygon", "points", "56,6 20,56 46,56 38,94 80,40 54,40", "#ffb703"))),
         ("leaf", icon(shape("path", "d", "M20 80 C20 30 50 12 88 12 C88 56 66 84 20 80Z", "#2a9d8f"))),
         ("drop", icon(shape("path", "d", "M50 8 C66 34 80 50 80 64 A30 30 0 0 1 20 64 C20 50 34 34 50 8Z", "#219ebc"))),

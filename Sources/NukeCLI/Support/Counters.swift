@@ -25,7 +25,9 @@ final class Counters: @unchecked Sendable {
     func values(withPrefix prefix: String) -> [String: Int] {
         lock.withLock {
             var result: [String: Int] = [:]
-            for (key, value) in values where key.hasPrefix(prefix) { result[String(key.dropFirst(prefix.count))] = value }
+            for (key, value) in values where key.hasPrefix(prefix) {
+                result[String(key.dropFirst(prefix.count))] = value
+            }
             return result
         }
     }

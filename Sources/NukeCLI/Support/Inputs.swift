@@ -11,7 +11,8 @@ enum Inputs {
         let base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let path = URL(fileURLWithPath: input, relativeTo: base).standardizedFileURL
         if FileManager.default.fileExists(atPath: path.path) { return path }
-        if let colon = input.firstIndex(of: ":"), input[..<colon].allSatisfy({ $0.isLetter }), colon != input.startIndex,
+        if let colon = input.firstIndex(of: ":"), input[..<colon].allSatisfy({ $0.isLetter }),
+            colon != input.startIndex,
             input[..<colon].count > 1
         {
             let scheme = input[..<colon].lowercased()

@@ -59,6 +59,8 @@ let package = Package(
             ]),
         .testTarget(name: "NukeTestKitTests", dependencies: ["NukeTestKit", "NukeCore"]),
         .testTarget(name: "NukeTests", dependencies: ["Nuke", "NukeTestKit"]),
+        // Runs the built `nuke` binary; depending on the executable target makes `swift test` build it.
+        .testTarget(name: "NukeCLITests", dependencies: ["NukeCLI", "Nuke", "NukeTestKit"]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         .target(name: "CacheDisk", dependencies: ["NukeCore", "CCrypto", "CXXHash"]),

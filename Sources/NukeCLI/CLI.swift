@@ -1,0 +1,52 @@
+import Foundation
+
+/// The `nuke` tool: its commands and the top-level help.
+enum CLI {
+    static let commands: [(name: String, summary: String)] = [
+        ("fetch", FetchCommand.summary),
+        ("info", InfoCommand.summary),
+        ("cache", CacheCommand.summary),
+        ("demo", DemoCommand.summary),
+    ]
+
+    static var help: String {
+        let list = commands.map { "  " + $0.name.padding(toLength: 8, withPad: " ", startingAt: 0) + $0.summary }
+        return """
+            USAGE: nuke COMMAND [OPTIONS]
+
+            The Nuke image pipeline on the command line.
+
+            COMMANDS:
+            \(list.joined(separator: "\n"))
+
+            Run `nuke COMMAND --help` for a command's options.
+            """
+    }
+
+    /// Runs the command named by `arguments[0]`; returns the exit status.
+    static func run(_ arguments: [String]) async -> Int32 {
+        guard let name = arguments.first else {
+            Console.shared.error(help)
+            return ExitCode.usage
+        }
+        let rest = Array(arguments.dropFirst())
+        switch name {
+        case "fetch": return await FetchCommand.run(rest)
+        case "info": return await InfoCommand.run(rest)
+        case "cache": return CacheCommand.run(rest)
+        case "demo": return await DemoCommand.run(rest)
+        case "-h", "--help", "help":
+            Console.shared.print(help)
+            return ExitCode.success
+        default:
+            Console.shared.error("error: unknown command '\(name)'\n\n\(help)")
+            return ExitCode.usage
+        }
+    }
+
+    /// Prints a usage error with the command's help; returns ``ExitCode/usage``.
+    static func usageFailure(_ error: any Error, help: String) -> Int32 {
+        Console.shared.error("error: \(error)\n\n\(help)")
+        return ExitCode.usage
+    }
+}

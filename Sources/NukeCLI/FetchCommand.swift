@@ -1,0 +1,62 @@
+import Foundation
+import Nuke
+
+/// `nuke fetch`: loads URLs and files concurrently through one pipeline and writes the results.
+enum FetchCommand {
+    static let summary = "Load images through one pipeline, process them and write them to a directory"
+
+    static let help = """
+        USAGE: nuke fetch URL|PATH... [--resize WxH] [--fit|--fill] [--crop] [--blur R]
+                                      [--format png|jpeg|webp] [-o DIR] [--cache-dir DIR]
+                                      [--loader curl|urlsession] [--concurrency N]
+
+        Loads every input concurrently through one ImagePipeline, so repeated URLs share one download and one
+        decode, applies the processors and writes each image into DIR. Inputs are http(s):, file: or data: URLs,
+        or paths of local files.
+
+        OPTIONS:
+          --resize WxH        Resize to W×H pixels (Wx or xH constrain one side). Never upscales.
+          --fit               Fit inside W×H (the default).
+          --fill              Cover W×H; one side may be longer.
+          --crop              Cover W×H and crop the overflow around the centre: exactly W×H (implies --fill).
+          --blur R            Gaussian blur with radius R pixels, after resizing.
+          --format F          png (default, lossless), jpeg or webp (quality 0.85).
+          -o, --output DIR    Write the images into DIR (created if needed). Without it, images are loaded and
+                              processed but not written.
+          --cache-dir DIR     Use a disk cache in DIR (created if needed; see `nuke cache`). Without it there is
+                              no disk cache: only this run's memory cache.
+          --loader L          curl (default; HTTP/2, connection reuse) or urlsession (Foundation).
+          --concurrency N     At most N downloads at once (default 6).
+          -h, --help          Show this help.
+
+        OUTPUT NAMES: NAME-HASH.EXT, where NAME is the URL's last path component without its extension
+        (characters other than letters, digits, - and _ become _; at most 40; "image" if empty), HASH the first
+        8 hex digits of the 64-bit FNV-1a hash of the absolute URL, and EXT png, jpg or webp. The same URL always
+        gets the same name; repeated inputs are written once.
+
+        OUTPUT: one line per input on stdout ("ok INPUT -> FILE (W×H, source)"), failures on stderr ("error:
+        INPUT: cause"), then a summary: requests, downloads, bytes, decodes, cache hits, errors and wall time. A
+        progress bar is drawn on stderr when it is a terminal. The exit status is 1 if any input failed, 64 for
+        a wrong command line.
+        """
+
+    static func run(_ arguments: [String]) async -> Int32 {
+        let options: FetchOptions
+        do {
+            let parsed = try Arguments(arguments, flags: FetchOptions.flags, options: FetchOptions.options)
+            if parsed.wantsHelp {
+                Console.shared.print(help)
+                return ExitCode.success
+            }
+            options = try FetchOptions(parsed)
+        } catch {
+            return CLI.usageFailure(error, help: help)
+        }
+        do {
+            return try await FetchRun(options: options).run()
+        } catch {
+            Console.shared.error("error: \(error)")
+            return ExitCode.failure
+        }
+    }
+}

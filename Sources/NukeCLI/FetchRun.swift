@@ -1,0 +1,149 @@
+import Foundation
+import Nuke
+
+/// One execution of `nuke fetch`: starts every input at once, writes results as they finish, then reports.
+struct FetchRun {
+    let options: FetchOptions
+    private let counters = Counters()
+    private let console = Console.shared
+
+    init(options: FetchOptions) {
+        self.options = options
+    }
+
+    /// The outcome of one input.
+    private enum Outcome {
+        case loaded(ImageResponse, written: URL?)
+        case failed(String)
+    }
+
+    func run() async throws -> Int32 {
+        let start = monotonicSeconds()
+        let dataCache = try options.cacheDirectory.map(PipelineFactory.openCache)
+        let directory = try options.outputDirectory.map(makeDirectory)
+        let concurrency = options.concurrency
+        let pipeline = PipelineFactory.make(loader: options.loader, dataCache: dataCache, counters: counters) {
+            if let concurrency { $0.dataLoadingQueue = TaskQueue(maxConcurrentOperationCount: concurrency) }
+        }
+        let claims = NameClaims()
+        var outcomes: [Outcome?] = Array(repeating: nil, count: options.inputs.count)
+        console.progress("starting", completed: 0, total: options.inputs.count)
+        await withTaskGroup(of: (Int, Outcome).self) { group in
+            for (index, input) in options.inputs.enumerated() {
+                group.addTask {
+                    (index, await load(input, pipeline: pipeline, directory: directory, claims: claims))
+                }
+            }
+            var completed = 0
+            for await (index, outcome) in group {
+                outcomes[index] = outcome
+                completed += 1
+                report(options.inputs[index], outcome)
+                console.progress(options.inputs[index], completed: completed, total: options.inputs.count)
+            }
+        }
+        console.clearProgress()
+        dataCache?.flush()
+        let results = outcomes.compactMap { $0 }
+        printSummary(results, written: claims.count, directory: directory, seconds: monotonicSeconds() - start)
+        let failed = results.contains { if case .failed = $0 { true } else { false } }
+        return failed ? ExitCode.failure : ExitCode.success
+    }
+
+    private func load(_ input: String, pipeline: ImagePipeline, directory: URL?, claims: NameClaims) async -> Outcome {
+        let url: URL
+        do {
+            url = try Inputs.url(for: input)
+        } catch {
+            return .failed("\(error)")
+        }
+        if url.isFileURL, !FileManager.default.fileExists(atPath: url.path) {
+            return .failed("no such file: \(url.path)")
+        }
+        let response: ImageResponse
+        do {
+            response = try await pipeline.imageTask(with: ImageRequest(url: url, processors: options.processors))
+                .response
+        } catch {
+            return .failed(failureDescription(error))
+        }
+        guard let directory else { return .loaded(response, written: nil) }
+        let file = directory.appendingPathComponent(OutputName.make(for: url, extension: options.format.fileExtension))
+        guard claims.claim(file.lastPathComponent) else { return .loaded(response, written: file) }
+        guard let data = options.format.encoder.encode(response.image) else {
+            return .failed(
+                "could not encode the \(response.image.width)×\(response.image.height) image as \(options.format)")
+        }
+        do {
+            try data.write(to: file, options: .atomic)
+        } catch {
+            return .failed("could not write \(file.path): \(error.localizedDescription)")
+        }
+        return .loaded(response, written: file)
+    }
+
+    private func report(_ input: String, _ outcome: Outcome) {
+        switch outcome {
+        case let .loaded(response, written):
+            let source =
+                switch response.cacheType {
+                case .memory: "memory cache"
+                case .disk: "disk cache"
+                case nil: "loaded"
+                }
+            let size = "\(response.image.width)×\(response.image.height)"
+            console.print("ok \(input)\(written.map { " -> \($0.path)" } ?? "") (\(size), \(source))")
+        case let .failed(cause):
+            console.error("error: \(input): \(cause)")
+        }
+    }
+
+    private func printSummary(_ outcomes: [Outcome], written: Int, directory: URL?, seconds: Double) {
+        var memoryHits = 0
+        var diskHits = 0
+        var errors = 0
+        for outcome in outcomes {
+            switch outcome {
+            case let .loaded(response, _):
+                if response.cacheType == .memory { memoryHits += 1 }
+                if response.cacheType == .disk { diskHits += 1 }
+            case .failed:
+                errors += 1
+            }
+        }
+        let unique = Set(options.inputs).count
+        console.print("")
+        console.print(Formatting.row("requests", "\(options.inputs.count) (\(unique) unique inputs)"))
+        console.print(
+            Formatting.row(
+                "downloads", "\(counters[Counters.downloads]) (\(Formatting.bytes(counters[Counters.downloadBytes])))"))
+        console.print(Formatting.row("decodes", "\(counters[Counters.decodes])"))
+        console.print(Formatting.row("cache hits", "\(memoryHits) memory, \(diskHits) disk"))
+        if let directory {
+            console.print(Formatting.row("written", "\(written) file\(written == 1 ? "" : "s") in \(directory.path)"))
+        }
+        console.print(Formatting.row("errors", "\(errors)"))
+        console.print(Formatting.row("wall time", Formatting.duration(seconds)))
+    }
+
+    private func makeDirectory(_ path: String) throws -> URL {
+        let base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        let url = URL(fileURLWithPath: path, isDirectory: true, relativeTo: base).standardizedFileURL
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+/// The output names already taken in this run, so repeated inputs are encoded and written once.
+final class NameClaims: @unchecked Sendable {
+    // @unchecked: `names` is read and written only while `lock` is held.
+    private let lock = NSLock()
+    private var names: Set<String> = []
+
+    /// `true` for the first claim of `name`.
+    func claim(_ name: String) -> Bool {
+        lock.withLock { names.insert(name).inserted }
+    }
+
+    var count: Int { lock.withLock { names.count } }
+}

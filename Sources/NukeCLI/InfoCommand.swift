@@ -1,0 +1,94 @@
+import Foundation
+import Nuke
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `nuke info`: what a file or URL holds.
+enum InfoCommand {
+    static let summary = "Show the format, size and animation of an image file or URL"
+
+    static let help = """
+        USAGE: nuke info FILE|URL [--loader curl|urlsession]
+
+        Loads the input (a path, or an http(s):, file: or data: URL), sniffs its format from the first bytes and
+        decodes it with the PNG, JPEG, WebP and SVG decoders. Prints the format, byte size, pixel size, scale,
+        whether it has transparency, the EXIF orientation of a JPEG (which the decoder applies, so the pixel size
+        is the upright one), and for an animated WebP the frame count, loop count and frame durations.
+
+        OPTIONS:
+          --loader L     curl (default) or urlsession, for http(s) URLs.
+          -h, --help     Show this help.
+
+        The exit status is 1 if the input can't be loaded or decoded (the message names it), 64 for a wrong
+        command line.
+        """
+
+    static func run(_ arguments: [String]) async -> Int32 {
+        let input: String
+        let loader: PipelineFactory.Loader
+        do {
+            let parsed = try Arguments(arguments, options: ["--loader"])
+            if parsed.wantsHelp {
+                Console.shared.print(help)
+                return ExitCode.success
+            }
+            guard parsed.positionals.count == 1 else { throw UsageError("give exactly one file or URL") }
+            input = parsed.positionals[0]
+            loader = try parsed.values["--loader"].map(PipelineFactory.Loader.init(argument:)) ?? .curl
+        } catch {
+            return CLI.usageFailure(error, help: help)
+        }
+        do {
+            try await describe(input, loader: loader)
+            return ExitCode.success
+        } catch {
+            Console.shared.error("error: \(input): \(error)")
+            return ExitCode.failure
+        }
+    }
+
+    private static func describe(_ input: String, loader: PipelineFactory.Loader) async throws {
+        let url = try Inputs.url(for: input)
+        if url.isFileURL, !FileManager.default.fileExists(atPath: url.path) {
+            throw UsageError("no such file: \(url.path)")
+        }
+        let pipeline = PipelineFactory.make(loader: loader, counters: Counters())
+        let (data, urlResponse) = try await pipeline.data(for: ImageRequest(url: url))
+        let console = Console.shared
+        let type = AssetType(data)
+        console.print(Formatting.row("input", input))
+        console.print(
+            Formatting.row(
+                "format",
+                type.map { "\($0)" + ($0.mimeType.map { " (\($0))" } ?? "") } ?? "unknown (no known magic bytes)"))
+        if let mimeType = urlResponse?.mimeType { console.print(Formatting.row("content type", mimeType)) }
+        console.print(Formatting.row("bytes", "\(Formatting.bytes(data.count)) (\(data.count) bytes)"))
+
+        let registry = ImageDecoderRegistry()
+        registry.registerDefaultCodecs()
+        let context = ImageDecodingContext(request: ImageRequest(url: url), data: data, urlResponse: urlResponse)
+        guard let decoder = registry.decoder(for: context) else {
+            throw UsageError("no decoder for \(type.map { "\($0)" } ?? "this data") (\(data.count) bytes)")
+        }
+        let image = try decoder.decode(data).image
+        console.print(Formatting.row("pixel size", "\(image.width)×\(image.height)"))
+        console.print(Formatting.row("scale", "\(image.scale)"))
+        console.print(Formatting.row("alpha", image.isOpaque ? "opaque" : "may have transparency"))
+        if type == .jpeg, let orientation = JPEGOrientation.read(data) {
+            let name = JPEGOrientation.names[orientation] ?? "?"
+            console.print(Formatting.row("EXIF orientation", "\(orientation) (\(name); applied by the decoder)"))
+        }
+        if type == .webp, let animation = try? ImageDecoders.WebP.Animation(data: data), animation.frameCount > 1 {
+            let durations = animation.frameDurations.map { String(Int(($0 * 1000).rounded())) }
+            console.print(Formatting.row("frames", "\(animation.frameCount)"))
+            console.print(
+                Formatting.row("loop", animation.loopCount == 0 ? "forever" : "\(animation.loopCount) times"))
+            console.print(
+                Formatting.row(
+                    "durations",
+                    durations.joined(separator: ", ") + " ms (total \(Formatting.duration(animation.totalDuration)))"))
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Nuke
+
+/// The formats `nuke fetch --format` writes.
+enum OutputFormat: String, CaseIterable {
+    case png, jpeg, webp
+
+    /// Parses a `--format` value (`jpg` is accepted for `jpeg`).
+    init(argument: String) throws {
+        switch argument.lowercased() {
+        case "png": self = .png
+        case "jpeg", "jpg": self = .jpeg
+        case "webp": self = .webp
+        default: throw UsageError("unknown format '\(argument)' (use png, jpeg or webp)")
+        }
+    }
+
+    /// The file extension of written files.
+    var fileExtension: String {
+        switch self {
+        case .png: "png"
+        case .jpeg: "jpg"
+        case .webp: "webp"
+        }
+    }
+
+    /// The encoder: lossless PNG, JPEG and WebP at quality 0.85.
+    var encoder: any ImageEncoding {
+        switch self {
+        case .png: ImageEncoders.PNG()
+        case .jpeg: ImageEncoders.JPEG(quality: 0.85)
+        case .webp: ImageEncoders.WebP(quality: 0.85)
+        }
+    }
+}

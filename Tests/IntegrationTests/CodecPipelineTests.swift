@@ -136,3 +136,87 @@ struct CodecPipelineTests {
         #expect(underlying is ImageDecoders.PNG.Error)
     }
 }
+
+/// A leading resize lets the codec scale while decoding.
+@Suite struct LeadingResizeDecodingTests {
+    /// Records the thumbnail each decode was asked for.
+    private final class Recorder: @unchecked Sendable {
+        // @unchecked: `values` is only touched under `lock`.
+        private let lock = NSLock()
+        private var values: [ImageRequest.ThumbnailOptions?] = []
+        func record(_ value: ImageRequest.ThumbnailOptions?) { lock.withLock { values.append(value) } }
+        var all: [ImageRequest.ThumbnailOptions?] { lock.withLock { values } }
+    }
+
+    @Test(arguments: [
+        (ImageProcessors.Resize(width: 100), 100, 75),
+        (
+            ImageProcessors.Resize(
+                size: CGSize(width: 90, height: 90), unit: .pixels, contentMode: .aspectFill, crop: true), 90, 90
+        ),
+        (ImageProcessors.Resize(height: 60), 80, 60),
+    ])
+    func jpegDecodesAtTheResizedSize(resize: ImageProcessors.Resize, width: Int, height: Int) async throws {
+        // Given a 1600×1200 JPEG
+        var source = try PlatformImage(width: 1600, height: 1200)
+        source.withUnsafeMutableBytes { bytes in
+            for index in stride(from: 0, to: bytes.count, by: 4) {
+                bytes[index] = UInt8(index / 4 % 1600 * 255 / 1599)
+                bytes[index + 1] = 120
+                bytes[index + 2] = 60
+                bytes[index + 3] = 255
+            }
+        }
+        let jpeg = try #require(ImageEncoders.JPEG(quality: 0.9).encode(source))
+        let url = try #require(URL(string: "data:image/jpeg;base64,\(jpeg.base64EncodedString())"))
+        let recorder = Recorder()
+        let pipeline = ImagePipeline {
+            $0.imageCache = nil
+            $0.makeImageDecoder = { context in
+                recorder.record(context.request.thumbnail)
+                return ImageDecoders.JPEG(context: context)
+            }
+        }
+
+        // When it is requested with a leading resize
+        let image = try await pipeline.image(for: ImageRequest(url: url, processors: [resize]))
+
+        // Then the decoder was asked for the resized size, and the result is exact
+        #expect(image.width == width && image.height == height)
+        #expect(recorder.all.count == 1)
+        let hint = try #require(recorder.all.first ?? nil)
+        let target = hint.targetPixelSize(width: 1600, height: 1200)
+        #expect(target.width <= max(width, 120) && target.height <= max(height, 90))
+    }
+
+    @Test func plainAndResizedRequestsStillShareTheDownload() async throws {
+        let loader = MockDataLoader()
+        var source = try PlatformImage(width: 64, height: 48)
+        source.isOpaque = false
+        loader.setResponse(for: Fixtures.url("a.png"), data: try #require(ImageEncoders.PNG().encode(source)))
+        loader.isSuspended = true
+        let registry = ImageDecoderRegistry()
+        registry.registerDefaultPluginsForTests()
+        let pipeline = ImagePipeline {
+            $0.dataLoader = loader
+            $0.imageCache = nil
+            $0.makeImageDecoder = { registry.decoder(for: $0) }
+        }
+        let plain = pipeline.imageTask(with: Fixtures.url("a.png"))
+        let resized = pipeline.imageTask(
+            with: ImageRequest(
+                url: Fixtures.url("a.png"), processors: [ImageProcessors.Resize(width: 16, unit: .pixels)]))
+        await loader.waitForLoads(count: 1)
+        loader.isSuspended = false
+        #expect(try await plain.image.width == 64)
+        #expect(try await resized.image.width == 16)
+        #expect(loader.createdTaskCount == 1)
+    }
+}
+
+extension ImageDecoderRegistry {
+    fileprivate func registerDefaultPluginsForTests() {
+        ImageDecoders.PNG.register(in: self)
+        ImageDecoders.JPEG.register(in: self)
+    }
+}

@@ -55,7 +55,27 @@ final class ManualDataLoader: DataLoading, @unchecked Sendable {
             if shouldCall { completion(error) }
         }
 
-        func cancel() { isCancelled = true }
+        private var cancellationWaiters: [CheckedContinuation<Void, Never>] = []
+
+        func cancel() {
+            let waiters = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+                _isCancelled = true
+                defer { cancellationWaiters = [] }
+                return cancellationWaiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+
+        /// Returns once the load is cancelled.
+        func waitForCancellation() async {
+            await withCheckedContinuation { continuation in
+                let isCancelled = lock.withLock { () -> Bool in
+                    if !_isCancelled { cancellationWaiters.append(continuation) }
+                    return _isCancelled
+                }
+                if isCancelled { continuation.resume() }
+            }
+        }
     }
 
     private let lock = NSLock()

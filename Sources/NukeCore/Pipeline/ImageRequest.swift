@@ -154,9 +154,18 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     }
 
     /// The same request without its last processor: the dependency of a processed request.
+    ///
+    /// When the removed processor is a lone leading ``ImageProcessors/Resize`` and the request has no thumbnail,
+    /// the resize becomes the decode's thumbnail, so codecs that scale while decoding do the resize's work (the
+    /// decode then lands exactly on the resize's size and the resize has nothing left to do).
     var withoutLastProcessor: ImageRequest {
         var copy = self
-        copy.processors.removeLast()
+        let removed = copy.processors.removeLast()
+        if copy.processors.isEmpty, copy.thumbnail == nil, let resize = removed as? ImageProcessors.Resize,
+            let hint = resize.decodingHint
+        {
+            copy.thumbnail = hint
+        }
         return copy
     }
 }

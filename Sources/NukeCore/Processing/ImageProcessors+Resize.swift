@@ -164,6 +164,30 @@ extension ImageProcessors {
             }
         }
 
+        /// A side length no image reaches, for the free side of a width- or height-only resize (finite, so the
+        /// thumbnail options accept it).
+        private static let unbounded = Double(Int32.max)
+
+        /// The same resize as decoding options, so a codec that scales while decoding (JPEG's DCT scaling, WebP,
+        /// SVG) can produce the resized image directly when this is the request's first processor.
+        var decodingHint: ImageRequest.ThumbnailOptions? {
+            let isValid: (Double) -> Bool = { $0.isFinite && $0 > 0 }
+            guard fit == .height || isValid(width), fit == .width || isValid(height) else {
+                return nil  // The resize itself reports the invalid size.
+            }
+            return switch fit {
+            case .size:
+                ImageRequest.ThumbnailOptions(
+                    size: CGSize(width: width, height: height), unit: unit, contentMode: contentMode)
+            case .width:
+                ImageRequest.ThumbnailOptions(
+                    size: CGSize(width: width, height: Self.unbounded), unit: unit, contentMode: .aspectFit)
+            case .height:
+                ImageRequest.ThumbnailOptions(
+                    size: CGSize(width: Self.unbounded, height: height), unit: unit, contentMode: .aspectFit)
+            }
+        }
+
         /// A stable string naming the target, unit, content mode and flags (part of disk cache keys).
         public var identifier: String {
             var identifier = "com.github.kean/nuke/resize?"

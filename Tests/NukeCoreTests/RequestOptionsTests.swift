@@ -153,6 +153,35 @@ import Testing
         #expect(task.progress.completed == 8)
     }
 
+    @Test func undecodableDiskDataIsDroppedAndReloaded() async throws {
+        // Given garbage stored under the image's key, and a decoder that rejects it
+        struct PickyDecoder: ImageDecoding {
+            func decode(_ data: Data) throws -> ImageContainer {
+                guard data != Data("garbage".utf8) else { throw MockImageDecoder.Error.scriptedFailure }
+                return try MockImageDecoder().decode(data)
+            }
+        }
+        let loader = MockDataLoader()
+        let dataCache = MockDataCache()
+        let pipeline = ImagePipeline {
+            $0.dataLoader = loader
+            $0.dataCache = dataCache
+            $0.imageCache = nil
+            $0.makeImageDecoder = { _ in PickyDecoder() }
+        }
+        let key = Fixtures.url("a").absoluteString
+        dataCache.storeData(Data("garbage".utf8), for: key)
+
+        // When the image is requested
+        let response = try await pipeline.imageTask(with: Fixtures.url("a")).response
+
+        // Then it was loaded again and the good data replaced the garbage
+        #expect(response.cacheType == nil)
+        #expect(loader.createdTaskCount == 1)
+        #expect(dataCache.removeCount == 1)
+        #expect(await PipelineFixtureCounts.live(pipeline) == [0, 0, 0, 0])
+    }
+
     @Test func emptyBodyIsAnError() async throws {
         let fixture = Fixture()
         fixture.loader.setResponse(for: fixture.url, data: Data())

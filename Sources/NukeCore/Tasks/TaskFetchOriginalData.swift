@@ -196,6 +196,7 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse> {
         case .storeEncodedImages:
             return
         }
+        // `storeData` returns at once by contract (a cache stages writes), so a following read sees the data.
         cache.storeData(data, for: core.makeDataCacheKey(for: request.withoutProcessing))
     }
 }

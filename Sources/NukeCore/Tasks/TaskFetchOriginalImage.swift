@@ -10,6 +10,7 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
     private var decoder: (any ImageDecoding)?
     private var previewOperation: TaskQueue.Operation?
     private var lastPreviewTime: Double?
+    private var isRetryingWithoutDiskCache = false
 
     init(core: PipelineCore, request: ImageRequest) {
         self.core = core
@@ -26,6 +27,10 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
     }
 
     override func start() {
+        fetchData(for: request)
+    }
+
+    private func fetchData(for request: ImageRequest) {
         subscribe(to: core.makeTaskFetchOriginalData(for: request)) { [weak self] event in
             guard let self else { return }
             switch event {
@@ -66,13 +71,31 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
                 guard !operation.isCancelled else { return }
                 let result = decode(context, with: decoder)
                 operation.finish()
-                mailbox.post {
-                    switch result {
-                    case let .success(response): self?.send(value: response, isCompleted: true)
-                    case let .failure(error): self?.send(error: error)
-                    }
-                }
+                mailbox.post { self?.didDecodeFinal(result, cacheType: context.cacheType) }
             }
+        }
+    }
+
+    private func didDecodeFinal(
+        _ result: Result<ImageResponse, ImagePipeline.Error>, cacheType: ImageResponse.CacheType?
+    ) {
+        switch result {
+        case let .success(response):
+            send(value: response, isCompleted: true)
+        case let .failure(error):
+            guard cacheType == .disk, !isRetryingWithoutDiskCache else {
+                return send(error: error)
+            }
+            // Data from the disk cache that doesn't decode is damaged (or from another version): drop it and
+            // load the image again rather than fail.
+            isRetryingWithoutDiskCache = true
+            operation = nil
+            decoder = nil
+            // Removed before the reload stores fresh data.
+            core.dataCache(for: request)?.removeData(for: core.makeDataCacheKey(for: request.withoutProcessing))
+            var retry = request
+            retry.options.insert(.disableDiskCacheReads)
+            fetchData(for: retry)
         }
     }
 

@@ -41,17 +41,21 @@ final class Mailbox: Sendable {
 
     @ImagePipelineActor
     private func drain() {
-        let jobs = state.withLock { state in
-            let jobs = state.jobs
-            state.jobs.removeAll(keepingCapacity: true)
-            if jobs.isEmpty { state.isScheduled = false }
-            return jobs
+        // Run batches until the queue is empty; clearing `isScheduled` under the same lock as the emptiness
+        // check means a job posted meanwhile either joins a batch here or schedules a new drain.
+        for _ in 0..<64 {
+            let jobs = state.withLock { state in
+                let jobs = state.jobs
+                state.jobs.removeAll(keepingCapacity: true)
+                if jobs.isEmpty { state.isScheduled = false }
+                return jobs
+            }
+            guard !jobs.isEmpty else { return }
+            for job in jobs {
+                job()
+            }
         }
-        guard !jobs.isEmpty else { return }
-        for job in jobs {
-            job()
-        }
-        // Yield to other work on the actor between batches; the next batch keeps the order.
+        // A long stream of messages: yield to other work on the actor, keeping the order.
         Task { @ImagePipelineActor in self.drain() }
     }
 }

@@ -12,8 +12,9 @@ public import Foundation
 ///   response (status, headers, `expectedContentLength`).
 /// - `completion` is called exactly once: `nil` on success, else the error. A non-2xx HTTP status is an
 ///   error. No callback follows `completion`.
-/// - After ``Cancellable/cancel()`` the loader stops promptly; it may call `completion` once more (with a
-///   cancellation error) or not at all, and calls nothing else.
+/// - After ``Cancellable/cancel()`` returns the loader stops promptly and starts no callback except, at most,
+///   one `completion` with a cancellation error. A callback already under way on another thread when `cancel()`
+///   is called may still finish.
 public protocol DataLoading: Sendable {
     /// Starts loading the data for `request`; see the protocol's contract.
     func loadData(

@@ -91,7 +91,7 @@ struct BenchRow: Sendable {
 
     /// The plain-text line printed as rows come in.
     var line: String {
-        let name = self.name.padding(toLength: 46, withPad: " ", startingAt: 0)
+        let name = self.name.padding(toLength: 54, withPad: " ", startingAt: 0)
         let reference = self.reference.padding(toLength: 28, withPad: " ", startingAt: 0)
         if let skipped { return "\(name) \(reference) skipped: \(skipped)" }
         let values = "\(Self.format(ours)) \(Self.format(theirs)) \(unit)".padding(
@@ -104,7 +104,7 @@ struct BenchRow: Sendable {
     }
 
     static let header =
-        "scenario".padding(toLength: 46, withPad: " ", startingAt: 0) + " "
+        "scenario".padding(toLength: 54, withPad: " ", startingAt: 0) + " "
         + "reference".padding(toLength: 28, withPad: " ", startingAt: 0) + " "
         + "ours / reference (medians)".padding(toLength: 30, withPad: " ", startingAt: 0)
         + "  ratio (min–max)      goal"

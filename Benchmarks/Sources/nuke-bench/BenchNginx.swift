@@ -53,7 +53,9 @@ final class BenchNginx {
         try text.write(to: config, atomically: true, encoding: .utf8)
         pid = try Self.spawn(
             executable,
-            arguments: ["-p", directory.path, "-c", config.path, "-e", directory.appendingPathComponent("error.log").path],
+            arguments: [
+                "-p", directory.path, "-c", config.path, "-e", directory.appendingPathComponent("error.log").path,
+            ],
             inheriting: socket.fd)
     }
 

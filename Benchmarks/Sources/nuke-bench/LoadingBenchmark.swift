@@ -13,9 +13,11 @@ struct LoadingBenchmark {
     static let fileSize = 50 * 1024
 
     func run() async throws {
-        guard let curl = ["/usr/bin/curl", "/usr/local/bin/curl"].first(where: {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }) else {
+        guard
+            let curl = ["/usr/bin/curl", "/usr/local/bin/curl"].first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else {
             context.report.add(
                 .skipped(
                     section: section, name: "1,000 × 50 KB", reference: "curl CLI",
@@ -49,9 +51,12 @@ struct LoadingBenchmark {
         let candidates: [(name: String, make: () -> ImagePipeline)] = [
             ("CurlDataLoader via pipeline (defaults)", { Self.pipeline(CurlDataLoader(), rateLimiter: true) }),
             ("CurlDataLoader via pipeline, no rate limiter", { Self.pipeline(CurlDataLoader(), rateLimiter: false) }),
-            ("DataLoader (URLSession) via pipeline, no rate limiter", {
-                Self.pipeline(DataLoader(), rateLimiter: false)
-            }),
+            (
+                "DataLoader (URLSession) via pipeline, no rate limiter",
+                {
+                    Self.pipeline(DataLoader(), rateLimiter: false)
+                }
+            ),
         ]
         if context.selected("CurlDataLoader direct") || context.selected(section) {
             // The loader alone, without the pipeline: separates the transport's cost from the pipeline's.

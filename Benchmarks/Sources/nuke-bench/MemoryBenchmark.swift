@@ -102,7 +102,8 @@ struct MemoryBenchmark {
             }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             print(
-                "RESULT \(baseline) \(peakRSS()) \(seconds) \(Double(cache.totalCost) / 1_048_576) \(Double(jpeg.count) / 1024)")
+                "RESULT \(baseline) \(peakRSS()) \(seconds) \(Double(cache.totalCost) / 1_048_576) \(Double(jpeg.count) / 1024)"
+            )
         } catch {
             print("memory child failed: \(error)")
             exit(1)

@@ -44,8 +44,9 @@ struct MemoryCacheBenchmark {
                         guard total == operations * 64 else { throw BenchmarkError(description: "miss") }
                     },
                 ])
-            context.report.add(perOperation(
-                "pipeline.image(for:) memory hit", times, operations: operations, goal: .atMost(10)))
+            context.report.add(
+                perOperation(
+                    "pipeline.image(for:) memory hit", times, operations: operations, goal: .atMost(10)))
         }
         if context.selected("cache[request]") {
             let operations = 200_000

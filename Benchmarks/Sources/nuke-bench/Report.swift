@@ -163,7 +163,8 @@ final class Report: @unchecked Sendable {
         }
         let missed = rows.filter { $0.verdict == "MISSED" }
         print("")
-        print("\(rows.count) rows, \(missed.count) missed their goal, \(rows.filter { $0.skipped != nil }.count) skipped")
+        print(
+            "\(rows.count) rows, \(missed.count) missed their goal, \(rows.filter { $0.skipped != nil }.count) skipped")
     }
 
     /// Writes `<baseName>.md` and `<baseName>.svg` into `directory`.
@@ -200,7 +201,8 @@ final class Report: @unchecked Sendable {
                 String(format: "%.2f–%.2f", row.ratioMin, row.ratioMax), row.goal.description, row.verdict,
                 row.note,
             ]
-            text += "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ")
+            text +=
+                "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ")
                 + " |\n"
         }
         return text

@@ -48,7 +48,8 @@ struct ReportChart {
             out +=
                 "<rect x=\"\(f(min(one, end)))\" y=\"\(f(y + 4))\" width=\"\(f(max(1, abs(end - one))))\" "
                 + "height=\"\(f(rowHeight - 8))\" fill=\"\(color)\"/>\n"
-            out += line(x(row.ratioMin), y + rowHeight / 2, x(row.ratioMax), y + rowHeight / 2, stroke: "#222", width: 1)
+            out += line(
+                x(row.ratioMin), y + rowHeight / 2, x(row.ratioMax), y + rowHeight / 2, stroke: "#222", width: 1)
             if case let .atMost(goal) = row.goal {
                 out += line(x(goal), y + 2, x(goal), y + rowHeight - 2, stroke: "#000", width: 2)
             }

@@ -124,7 +124,9 @@ struct SharingBenchmark {
 
     /// The common hand-written loader: every request downloads, decodes (with the same DCT-scaled thumbnail
     /// decode), resizes and processes on its own.
-    static func loadNaively(_ requests: [(url: URL, variant: Int)], loader: CurlDataLoader, decodes: Counter)
+    static func loadNaively(
+        _ requests: [(url: URL, variant: Int)], loader: CurlDataLoader, decodes: Counter
+    )
         async throws
     {
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -135,7 +137,9 @@ struct SharingBenchmark {
                     var imageRequest = ImageRequest(url: request.url)
                     let thumbnail = ImageRequest.ThumbnailOptions(maxPixelSize: variant.size)
                     imageRequest.thumbnail = thumbnail
-                    guard let decoder = ImageDecoders.JPEG(context: ImageDecodingContext(request: imageRequest, data: data))
+                    guard
+                        let decoder = ImageDecoders.JPEG(
+                            context: ImageDecodingContext(request: imageRequest, data: data))
                     else { throw BenchmarkError(description: "no decoder") }
                     decodes.increment()
                     var image = try thumbnail.makeThumbnail(from: decoder.decode(data).image)

@@ -21,21 +21,27 @@ if arguments.first == MemoryBenchmark.childCommand {
 
 /// Every section, in the order a full run goes through them.
 let sections: [(name: String, run: (BenchContext) async throws -> Void)] = [
-    ("codecs", { context in
-        let codecs = CodecBenchmarks(
-            runs: context.isQuick ? 5 : 21, largeRuns: context.isQuick ? 5 : 9, only: context.only,
-            report: context.report)
-        _ = try await codecs.run()
-    }),
-    ("processors", { context in
-        var processorArguments = context.extraArguments
-        if context.isQuick { processorArguments += ["--iterations", "5", "--warmups", "1"] }
-        if let only = context.only { processorArguments.append(only) }
-        let results = try runProcessorBenchmarks(arguments: processorArguments)
-        print("")
-        print(BenchRow.header)
-        context.report.add(results.flatMap { $0.benchRows() })
-    }),
+    (
+        "codecs",
+        { context in
+            let codecs = CodecBenchmarks(
+                runs: context.isQuick ? 5 : 21, largeRuns: context.isQuick ? 5 : 9, only: context.only,
+                report: context.report)
+            _ = try await codecs.run()
+        }
+    ),
+    (
+        "processors",
+        { context in
+            var processorArguments = context.extraArguments
+            if context.isQuick { processorArguments += ["--iterations", "5", "--warmups", "1"] }
+            if let only = context.only { processorArguments.append(only) }
+            let results = try runProcessorBenchmarks(arguments: processorArguments)
+            print("")
+            print(BenchRow.header)
+            context.report.add(results.flatMap { $0.benchRows() })
+        }
+    ),
     ("loading", { try await LoadingBenchmark(context: $0).run() }),
     ("sharing", { try await SharingBenchmark(context: $0).run() }),
     ("e2e", { try await FeedBenchmark(context: $0).run() }),

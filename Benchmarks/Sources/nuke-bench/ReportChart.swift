@@ -6,7 +6,7 @@ import Foundation
 struct ReportChart {
     let rows: [BenchRow]
 
-    private let labelWidth = 560.0
+    private let labelWidth = 680.0
     private let plotWidth = 520.0
     private let rowHeight = 22.0
     private let top = 50.0
@@ -15,7 +15,7 @@ struct ReportChart {
 
     func svg() -> String {
         let height = top + Double(rows.count) * rowHeight + 40
-        let width = labelWidth + plotWidth + 40
+        let width = labelWidth + plotWidth + 80
         var out = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
             font-family="sans-serif" font-size="12">

@@ -14,6 +14,10 @@ struct LoadingBenchmark {
 
     func run() async throws {
         guard
+            context.selected("1,000 × 50 KB") || context.selected("CurlDataLoader") || context.selected("DataLoader")
+                || context.selected(section)
+        else { return }
+        guard
             let curl = ["/usr/bin/curl", "/usr/local/bin/curl"].first(where: {
                 FileManager.default.isExecutableFile(atPath: $0)
             })

@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // The benchmarks: a separate package so the main build and tests never need benchmark-only libraries.
-// Run: swift run -c release --package-path Benchmarks nuke-bench [codecs|processors|cache] [--quick] [--only NAME]
+// Run: swift run -c release --package-path Benchmarks nuke-bench [SECTION] [--quick] [--only NAME]
 // (needs `scripts/setup.sh --benchmarks`).
 import PackageDescription
 
@@ -18,7 +18,11 @@ let package = Package(
                 .product(name: "DecoderJPEG", package: "Nuke"),
                 .product(name: "DecoderWebP", package: "Nuke"),
                 .product(name: "DecoderSVG", package: "Nuke"),
+                .product(name: "LoaderCurl", package: "Nuke"),
+                .product(name: "LoaderURLSession", package: "Nuke"),
                 .product(name: "CacheDisk", package: "Nuke"),
+                // LoopbackHTTPServer serves the scenarios' images on 127.0.0.1.
+                .product(name: "NukeTestKit", package: "Nuke"),
             ]),
         // Reference loops written directly against the C libraries, and libvips' thumbnail.
         .target(name: "CBenchCodecs", dependencies: ["CTurboJPEG", "CVips", "CBenchRSVG", "CBenchWebP"]),

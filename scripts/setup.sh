@@ -25,6 +25,9 @@ benchmark_packages=(
     libvips-dev   # libvips, the reference for resize and blur timings
     libcairo2-dev # cairo/pixman, the CAIRO_FILTER_GOOD scaling reference
     libturbojpeg0-dev # TurboJPEG, the reference loop for JPEG decoding and DCT-scaled thumbnails
+    curl          # the curl CLI (--parallel), the loading scenario's reference
+    nginx-light   # the local server of the loading and end-to-end scenarios
+    python3-venv  # Benchmarks/.venv for the Python references (Pillow, pyvips) installed from PyPI
 )
 if [ "${1:-}" = "--benchmarks" ]; then
     packages+=("${benchmark_packages[@]}")

@@ -12,6 +12,7 @@ struct CodecBenchmarks {
     let runs: Int
     let largeRuns: Int
     let only: String?
+    let report: Report
 
     func run() async throws -> [Comparison] {
         var results: [Comparison] = []
@@ -37,7 +38,7 @@ struct CodecBenchmarks {
                     runs: runs * 5,
                     ours: { _ = try await empty.image(for: ImageRequest(id: UUID().uuidString, data: { tiny })) },
                     reference: { _ = try ImageDecoders.Empty().decode(tiny) }))
-            print(results[results.count - 1].row)
+            report.add(results[results.count - 1].benchRow(section: "codecs"))
         }
         for (format, data) in inputs {
             let reference = referenceDecode(format: format, data: data)
@@ -47,7 +48,7 @@ struct CodecBenchmarks {
                     try await compare(
                         name, against: "C loop (\(library(format)))", goal: "≤ 1.10×", runs: runs,
                         ours: { _ = try decoder(format).decode(data) }, reference: reference))
-                print(results[results.count - 1].row)
+                report.add(results[results.count - 1].benchRow(section: "codecs"))
             }
             let pipelineName = "pipeline \(format) 1024×768"
             if selected(pipelineName) {
@@ -55,7 +56,7 @@ struct CodecBenchmarks {
                     try await compare(
                         pipelineName, against: "C loop (\(library(format)))", goal: "≤ 1.10×", runs: runs,
                         ours: { try await load(data, pipeline: pipeline) }, reference: reference))
-                print(results[results.count - 1].row)
+                report.add(results[results.count - 1].benchRow(section: "codecs"))
             }
         }
 
@@ -67,7 +68,7 @@ struct CodecBenchmarks {
                     "decode jpeg 4000×3000", against: "C loop (TurboJPEG)", goal: "≤ 1.10×", runs: largeRuns,
                     ours: { _ = try ImageDecoders.JPEG().decode(large) },
                     reference: { try turboJPEG(large, scale: 1) }))
-            print(results[results.count - 1].row)
+            report.add(results[results.count - 1].benchRow(section: "codecs"))
         }
         if selected("pipeline jpeg 4000×3000") {
             results.append(
@@ -75,7 +76,7 @@ struct CodecBenchmarks {
                     "pipeline jpeg 4000×3000", against: "C loop (TurboJPEG)", goal: "≤ 1.10×", runs: largeRuns,
                     ours: { try await load(large, pipeline: pipeline) },
                     reference: { try turboJPEG(large, scale: 1) }))
-            print(results[results.count - 1].row)
+            report.add(results[results.count - 1].benchRow(section: "codecs"))
         }
         let thumbnail = ImageRequest.ThumbnailOptions(maxPixelSize: 256)
         if selected("pipeline jpeg 4000×3000 → 256") {
@@ -85,7 +86,7 @@ struct CodecBenchmarks {
                     runs: largeRuns,
                     ours: { try await load(large, pipeline: pipeline, thumbnail: thumbnail) },
                     reference: { try turboJPEG(large, scale: 8) }))
-            print(results[results.count - 1].row)
+            report.add(results[results.count - 1].benchRow(section: "codecs"))
             guard CBenchCodecs_vipsStart() == 0 else { throw BenchmarkError(description: "libvips failed to start") }
             results.append(
                 try await compare(
@@ -93,7 +94,7 @@ struct CodecBenchmarks {
                     runs: largeRuns,
                     ours: { try await load(large, pipeline: pipeline, thumbnail: thumbnail) },
                     reference: { try vipsThumbnail(large, width: 256) }))
-            print(results[results.count - 1].row)
+            report.add(results[results.count - 1].benchRow(section: "codecs"))
         }
         let progressive = try encoded(
             ImageEncoders.JPEG(quality: 0.9, isProgressive: true).encode(
@@ -105,7 +106,7 @@ struct CodecBenchmarks {
                     goal: "≤ 1.10×", runs: largeRuns,
                     ours: { try await load(progressive, pipeline: pipeline, thumbnail: thumbnail) },
                     reference: { try turboJPEG(progressive, scale: 8) }))
-            print(results[results.count - 1].row)
+            report.add(results[results.count - 1].benchRow(section: "codecs"))
             guard CBenchCodecs_vipsStart() == 0 else { throw BenchmarkError(description: "libvips failed to start") }
             results.append(
                 try await compare(
@@ -113,7 +114,7 @@ struct CodecBenchmarks {
                     runs: largeRuns,
                     ours: { try await load(progressive, pipeline: pipeline, thumbnail: thumbnail) },
                     reference: { try vipsThumbnail(progressive, width: 256) }))
-            print(results[results.count - 1].row)
+            report.add(results[results.count - 1].benchRow(section: "codecs"))
         }
         return results
     }

@@ -12,6 +12,16 @@ struct Comparison {
     var ratioMin: Double
     var ratioMax: Double
     var goal: String
+    /// Every measured run, paired.
+    var oursRuns: [Double] = []
+    var theirRuns: [Double] = []
+
+    /// The row of the common table.
+    func benchRow(section: String) -> BenchRow {
+        BenchRow(
+            section: section, name: name, reference: reference, ours: oursRuns, theirs: theirRuns,
+            goal: Goal(goal))
+    }
 
     var row: String {
         let name = self.name.padding(toLength: 44, withPad: " ", startingAt: 0)
@@ -58,24 +68,18 @@ func compare(
     let ratios = zip(oursTimes, theirTimes).map { $0 / $1 }
     return Comparison(
         name: name, reference: reference, ours: median(oursTimes), theirs: median(theirTimes),
-        ratio: median(ratios), ratioMin: ratios.min() ?? 0, ratioMax: ratios.max() ?? 0, goal: goal)
+        ratio: median(ratios), ratioMin: ratios.min() ?? 0, ratioMax: ratios.max() ?? 0, goal: goal,
+        oursRuns: oursTimes, theirRuns: theirTimes)
 }
 
-private func time(_ body: () async throws -> Void) async throws -> Double {
+func time(_ body: () async throws -> Void) async throws -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     try await body()
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
 }
 
-private func time(_ body: () throws -> Void) throws -> Double {
+func time(_ body: () throws -> Void) throws -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     try body()
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-}
-
-private func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    guard !sorted.isEmpty else { return 0 }
-    return sorted.count % 2 == 1
-        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }

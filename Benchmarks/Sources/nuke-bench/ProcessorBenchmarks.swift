@@ -115,3 +115,26 @@ struct BlurBenchmark {
             quality: (psnr(ours.bytes, reference), psnr(vipsOutput, reference), nil))
     }
 }
+
+extension BenchResult {
+    /// The rows of the common table: ours vs libvips and ours vs cairo (wall time), PSNR in the notes.
+    func benchRows() -> [BenchRow] {
+        func db(_ value: Double?) -> String {
+            guard let value else { return "—" }
+            return value.isInfinite ? "inf" : String(format: "%.1f", value)
+        }
+        var rows = [
+            BenchRow(
+                section: "processors", name: name, reference: "libvips", ours: nuke.wallRuns, theirs: vips.wallRuns,
+                goal: .atMost(1), note: "PSNR dB ours \(db(quality.nuke)), vips \(db(quality.vips))")
+        ]
+        if let cairo {
+            rows.append(
+                BenchRow(
+                    section: "processors", name: name, reference: "cairo (pixman, GOOD)", ours: nuke.wallRuns,
+                    theirs: cairo.wallRuns, goal: .atMost(1),
+                    note: "PSNR dB ours \(db(quality.nuke)), cairo \(db(quality.cairo))"))
+        }
+        return rows
+    }
+}

@@ -6,7 +6,7 @@ import NukeCore
 
 /// Times NukeCore's resize and blur against libvips and cairo (`--iterations N`, `--warmups N`, filters:
 /// resize-256, resize-1024, resize-small, blur).
-func runProcessorBenchmarks(arguments: [String]) throws {
+func runProcessorBenchmarks(arguments: [String]) throws -> [BenchResult] {
     if arguments.contains("--help") || arguments.contains("-h") {
         print(
             """
@@ -16,7 +16,7 @@ func runProcessorBenchmarks(arguments: [String]) throws {
             each time as a ratio (below 1 means NukeCore is faster) with the PSNR of every output against an exact
             double-precision filter. FILTER selects cases by name: resize-256, resize-1024, resize-small, blur.
             """)
-        return
+        return []
     }
     let options = BenchOptions(arguments: arguments)
     guard bench_reference_init() == 0 else {
@@ -43,4 +43,5 @@ func runProcessorBenchmarks(arguments: [String]) throws {
         results.append(try BlurBenchmark(source: image, radius: 8).run(options))
     }
     BenchResult.printTable(results)
+    return results
 }

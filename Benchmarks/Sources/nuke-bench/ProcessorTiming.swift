@@ -5,6 +5,8 @@ import Foundation
 struct Timing {
     var wall: Double
     var cpu: Double
+    /// Every measured run's wall time, in order (paired by index with the other bodies' runs).
+    var wallRuns: [Double] = []
 }
 
 /// Times each of `bodies`: runs each `warmups` times, then `iterations` rounds in which every body runs once
@@ -26,11 +28,7 @@ func measure(_ options: BenchOptions, _ bodies: [() throws -> Void]) throws -> [
             wall[index].append(now(CLOCK_MONOTONIC) - wallStart)
         }
     }
-    return (0..<bodies.count).map { Timing(wall: median(wall[$0]), cpu: median(cpu[$0])) }
-}
-
-private func median(_ values: [Double]) -> Double {
-    values.sorted()[values.count / 2]
+    return (0..<bodies.count).map { Timing(wall: median(wall[$0]), cpu: median(cpu[$0]), wallRuns: wall[$0]) }
 }
 
 private func now(_ clock: clockid_t) -> Double {

@@ -125,6 +125,21 @@ import Testing
         #expect(fixture.processed.count("p2") == 1)
     }
 
+    @Test func imageForRequestAnswersAMemoryHitDirectly() async throws {
+        let fixture = PipelineFixture()
+        let request = ImageRequest(url: Fixtures.url("a"))
+        fixture.pipeline.cache[request] = container(3)
+        #expect(try await fixture.pipeline.image(for: request).width == 3)
+        #expect(await fixture.liveTaskCounts() == [0, 0, 0, 0])
+        #expect(fixture.loader.createdTaskCount == 0)
+        // Reads disabled: it loads
+        #expect(
+            try await fixture.pipeline.image(
+                for: ImageRequest(url: Fixtures.url("a"), options: .disableMemoryCacheReads)
+            ).width == 1)
+        #expect(fixture.loader.createdTaskCount == 1)
+    }
+
     @Test func requestOptionsDisableReadsAndWrites() async throws {
         let fixture = PipelineFixture()
         let url = Fixtures.url("a")

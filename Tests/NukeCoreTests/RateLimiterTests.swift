@@ -95,6 +95,7 @@ private final class ManualTime: @unchecked Sendable {
             $0.dataLoader = loader
             $0.dataLoadingQueue = TaskQueue(maxConcurrentOperationCount: 100)
             $0.rateLimiterClock = { clock.value }
+            $0.isRateLimiterEnabled = true
         }
         let tasks = (0..<30).map { pipeline.imageTask(with: Fixtures.url("\($0)")) }
         await pipeline.flush()

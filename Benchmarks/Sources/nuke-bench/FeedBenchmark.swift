@@ -33,9 +33,9 @@ struct FeedBenchmark {
             skip("the Python environment could not be set up: \(error)")
             return
         }
-        // Rounds: ours (defaults), ours without the rate limiter, then each Python variant once (its own
+        // Rounds: ours (rate limiter on), ours without the rate limiter, then each Python variant once (its own
         // timing, which leaves out interpreter start-up and imports); a first round is the warm-up.
-        let names = ["ours (defaults)", "ours, no rate limiter"]
+        let names = ["ours (rate limiter on)", "ours, no rate limiter"]
         var references = [
             (mode: "pillow", name: "Python asyncio + httpx + Pillow", error: String?.none),
             (mode: "pyvips", name: "Python asyncio + httpx + pyvips", error: String?.none),

@@ -53,7 +53,7 @@ struct LoadingBenchmark {
             guard status == 0 else { throw BenchmarkError(description: "curl exited with \(status)") }
         }
         let candidates: [(name: String, make: () -> ImagePipeline)] = [
-            ("CurlDataLoader via pipeline (defaults)", { Self.pipeline(CurlDataLoader(), rateLimiter: true) }),
+            ("CurlDataLoader via pipeline (rate limiter on)", { Self.pipeline(CurlDataLoader(), rateLimiter: true) }),
             ("CurlDataLoader via pipeline, no rate limiter", { Self.pipeline(CurlDataLoader(), rateLimiter: false) }),
             (
                 "DataLoader (URLSession) via pipeline, no rate limiter",

@@ -54,7 +54,7 @@ struct SharingBenchmark {
         // 25, on by default) paces the start of loads, so it bounds every run that loads more than a few dozen
         // URLs; the rows without it isolate coalescing.
         let modes: [(label: String, coalescing: Bool, rateLimiter: Bool)] = [
-            ("coalescing on (defaults)", true, true),
+            ("coalescing on (rate limiter on)", true, true),
             ("coalescing on, no rate limiter", true, false),
             ("coalescing off, no rate limiter", false, false),
         ]

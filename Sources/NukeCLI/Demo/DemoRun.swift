@@ -26,7 +26,10 @@ struct DemoRun {
         let counters = Counters()
         let observer = TaskObserver()
         let dataCache = try DataCache(path: directory.appendingPathComponent("cache"))
-        let pipeline = PipelineFactory.make(dataCache: dataCache, counters: counters, delegate: observer)
+        // A scrolling feed starts and cancels requests in storms: the case the rate limiter is for.
+        let pipeline = PipelineFactory.make(dataCache: dataCache, counters: counters, delegate: observer) {
+            $0.isRateLimiterEnabled = true
+        }
         let layout = FeedLayout(cellCount: options.cellCount, urls: set.files.map { server.url($0.path) })
         let player = FeedPlayer(layout: layout, script: .session(maxOffset: layout.maxOffset), pipeline: pipeline)
         await player.play { fraction in

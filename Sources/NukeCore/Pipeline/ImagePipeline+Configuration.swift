@@ -45,10 +45,12 @@ extension ImagePipeline {
         public var maximumResponseDataSize: Int?
 
         /// Whether new loads are paced by a token bucket (bursts of 25, then 80 a second), so that a storm of
-        /// requests that are cancelled right away (a fast scroll) doesn't start and abort hundreds of transfers.
-        /// Default `true`. Local (`file:`, `data:`) and closure sources are never paced. Loads waiting for the
-        /// bucket start in arrival order; their priority applies from the data loading queue on.
-        public var isRateLimiterEnabled = true
+        /// requests that are cancelled right away (a fast scroll through a feed) doesn't start and abort hundreds of
+        /// transfers. Default `false` — unlike Nuke on Apple platforms — because servers and tools, this library's
+        /// main users, start batches they want loaded as fast as the data loading queue allows; turn it on for
+        /// feed-like front ends. Local (`file:`, `data:`) and closure sources are never paced. Loads waiting for
+        /// the bucket start in arrival order; their priority applies from the data loading queue on.
+        public var isRateLimiterEnabled = false
 
         /// Whether partially downloaded data is decoded into previews (``ImageTask/Event/preview(_:)``) by
         /// decoders that support it. Default `false`.

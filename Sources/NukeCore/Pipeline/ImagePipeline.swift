@@ -60,8 +60,16 @@ public final class ImagePipeline: Sendable {
     // MARK: Async API
 
     /// Loads the image for `request`. Cancelling the calling Swift task cancels the load.
+    ///
+    /// A memory cache hit returns at once, without creating a task, unless the pipeline has a delegate (which
+    /// observes every task).
     public func image(for request: ImageRequest) async throws -> PlatformImage {
-        try await imageTask(with: request).image
+        if core.delegate is DefaultPipelineDelegate, !isInvalidated.snapshot,
+            let container = core.cachedImage(for: request), !container.isPreview
+        {
+            return container.image
+        }
+        return try await imageTask(with: request).image
     }
 
     /// Loads the image at `url`. Cancelling the calling Swift task cancels the load.

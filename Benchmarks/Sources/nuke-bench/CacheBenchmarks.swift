@@ -192,10 +192,13 @@ struct CacheBenchmarks {
             }
         }
         let ratios = zip(oursTimes, theirTimes).map { $0 / $1 }.sorted()
-        return Comparison(
+        var comparison = Comparison(
             name: name, reference: referenceName, ours: oursTimes.sorted()[runs / 2],
             theirs: theirTimes.sorted()[runs / 2], ratio: ratios[runs / 2], ratioMin: ratios.first ?? 0,
             ratioMax: ratios.last ?? 0, goal: goal)
+        comparison.oursRuns = oursTimes  // The common table takes its medians from the runs.
+        comparison.theirRuns = theirTimes
+        return comparison
     }
 
     private func selected(_ name: String) -> Bool {

@@ -182,6 +182,46 @@ import Testing
         #expect(await PipelineFixtureCounts.live(pipeline) == [0, 0, 0, 0])
     }
 
+    @Test func loadsWaitWhileTooMuchDataWaitsForDecoders() async throws {
+        // Given decoders that are stopped and a backlog limit of 10 bytes
+        let fixture = Fixture {
+            $0.decodingBacklogLimit = 10
+            $0.imageDecodingQueue = TaskQueue(maxConcurrentOperationCount: 1)
+        }
+        fixture.pipeline.configuration.imageDecodingQueue.isSuspended = true
+        for name in ["a", "b", "c"] {
+            fixture.loader.setResponse(for: Fixtures.url(name), data: Data(repeating: 1, count: 8))
+        }
+        var tasks = ["a", "b"].map {
+            fixture.pipeline.imageTask(with: ImageRequest(url: Fixtures.url($0), options: .disableDiskCache))
+        }
+
+        // When two downloads finished (16 bytes wait for a decoder) and a third request arrives
+        while fixture.pipeline.core.decodingBacklog.used < 16 { await fixture.pipeline.flush() }
+        tasks.append(fixture.pipeline.imageTask(with: ImageRequest(url: Fixtures.url("c"), options: .disableDiskCache)))
+        await fixture.pipeline.flush()
+
+        // Then its load is held back…
+        #expect(fixture.loader.createdTaskCount == 2)
+
+        // …until decoders catch up
+        fixture.pipeline.configuration.imageDecodingQueue.isSuspended = false
+        for task in tasks { _ = try await task.response }
+        #expect(fixture.loader.createdTaskCount == 3)
+        #expect(fixture.pipeline.core.decodingBacklog.used == 0)
+    }
+
+    @Test func cancelledDecodesGiveTheirBytesBack() async throws {
+        let fixture = Fixture { $0.decodingBacklogLimit = 10 }
+        fixture.pipeline.configuration.imageDecodingQueue.isSuspended = true
+        fixture.loader.setResponse(for: fixture.url, data: Data(repeating: 1, count: 32))
+        let task = fixture.pipeline.imageTask(with: fixture.request(.disableDiskCache))
+        while fixture.pipeline.core.decodingBacklog.used < 32 { await fixture.pipeline.flush() }
+        task.cancel()
+        await fixture.pipeline.flush()
+        #expect(fixture.pipeline.core.decodingBacklog.used == 0)
+    }
+
     @Test func emptyBodyIsAnError() async throws {
         let fixture = Fixture()
         fixture.loader.setResponse(for: fixture.url, data: Data())

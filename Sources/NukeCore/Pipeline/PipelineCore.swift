@@ -10,6 +10,7 @@ final class PipelineCore {
     nonisolated let delegate: any ImagePipeline.Delegate
     nonisolated let resumableData: ResumableDataStorage
     nonisolated let pendingEncodes = WorkCounter()
+    nonisolated let decodingBacklog: ByteBudget
     private nonisolated let pipelineReference = LockedValueBox(WeakPipeline())
 
     private let loadImageTasks: TaskPool<LoadKey, TaskLoadImage>
@@ -32,6 +33,7 @@ final class PipelineCore {
         self.configuration = configuration
         self.delegate = delegate ?? DefaultPipelineDelegate()
         self.resumableData = ResumableDataStorage(costLimit: configuration.resumableDataCostLimit)
+        self.decodingBacklog = ByteBudget(limit: configuration.decodingBacklogLimit)
         let coalescing = configuration.isTaskCoalescingEnabled
         loadImageTasks = TaskPool(isCoalescingEnabled: coalescing)
         originalImageTasks = TaskPool(isCoalescingEnabled: coalescing)

@@ -38,8 +38,13 @@ struct DataLoadStarter: Sendable {
     let didReceiveData: @Sendable @ImagePipelineActor (Data, URLResponse?) -> Void
     let completion: @Sendable @ImagePipelineActor ((any Error)?) -> Void
 
-    /// Starts the load; `operation` (if any) is finished when the load completes.
+    /// Starts the load once the decoding backlog allows it; `operation` (if any) is finished when the load
+    /// completes.
     func start(operation: TaskQueue.Operation?) {
+        core.decodingBacklog.whenAvailable { [self] in startNow(operation: operation) }
+    }
+
+    private func startNow(operation: TaskQueue.Operation?) {
         guard !load.isCancelled else {
             operation?.finish()
             return

@@ -11,6 +11,8 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
     private var previewOperation: TaskQueue.Operation?
     private var lastPreviewTime: Double?
     private var isRetryingWithoutDiskCache = false
+    /// The downloaded bytes this task holds for its decode, counted against the decoding backlog.
+    private var backlogTicket: ByteBudget.Ticket?
 
     init(core: PipelineCore, request: ImageRequest) {
         self.core = core
@@ -24,6 +26,8 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
     override func didDispose() {
         previewOperation?.cancel()
         previewOperation = nil
+        backlogTicket?.release()  // The decode may never run (cancelled while queued).
+        backlogTicket = nil
     }
 
     override func start() {
@@ -66,10 +70,13 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
             return
         }
         let mailbox = core.mailbox
+        let ticket = core.decodingBacklog.take(response.data.count)
+        backlogTicket = ticket
         operation = core.configuration.imageDecodingQueue.add(priority: priority) { [weak self] operation in
             DispatchQueue.global(qos: .userInitiated).async {
-                guard !operation.isCancelled else { return }
+                guard !operation.isCancelled else { return ticket.release() }
                 let result = decode(context, with: decoder)
+                ticket.release()
                 operation.finish()
                 mailbox.post { self?.didDecodeFinal(result, cacheType: context.cacheType) }
             }

@@ -67,11 +67,11 @@ extension ImagePipeline {
         /// The most bytes of interrupted downloads kept for resuming, across all URLs (default 32 MB).
         public var resumableDataCostLimit = 32 * 1024 * 1024
 
-        /// The most bytes of downloaded data that may wait for a decoder (default 128 MB). While more is waiting,
+        /// The most bytes of downloaded data that may wait for a decoder (default 32 MB). While more is waiting,
         /// new loads hold their slot in the data loading queue without starting, so a burst of thousands of
         /// requests can't fill memory with data that decoders haven't reached yet. A single larger image still
         /// loads.
-        public var decodingBacklogLimit = 128 * 1024 * 1024
+        public var decodingBacklogLimit = 32 * 1024 * 1024
 
         /// The queue the closure API (``ImagePipeline/loadImage(with:progress:completion:)``) calls back on.
         /// The default is a serial queue owned by the configuration: Linux programs often run no main loop, so

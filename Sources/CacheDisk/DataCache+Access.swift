@@ -1,3 +1,4 @@
+import NukeCore
 public import Foundation
 
 extension DataCache {

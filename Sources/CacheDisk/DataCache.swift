@@ -57,7 +57,7 @@ public final class DataCache: DataCaching, Sendable {
     public let path: URL
 
     let layout: DirectoryLayout
-    let state: Locked<State>
+    let state: LockedValueBox<State>
     /// Serialises disk work: flushes, sweeps, removals of damaged entries. ``disk`` is used only on it.
     let queue: DispatchQueue
     let disk: Disk
@@ -113,7 +113,7 @@ public final class DataCache: DataCaching, Sendable {
         self.path = standardized
         self.clock = clock
         layout = DirectoryLayout(root: root)
-        state = Locked(State())
+        state = LockedValueBox(State())
         queue = DispatchQueue(label: "Nuke.DataCache", qos: .utility)
         disk = Disk(layout: layout)
         try layout.createDirectories()

@@ -1,9 +1,10 @@
+import NukeCore
 /// Counts calls by key, thread-safe.
 ///
 /// Give each test its own counter: counts are per instance, never process-wide, so tests can run in
 /// parallel. Mocks that accept a counter increment it under a documented key.
 public final class CallCounter: Sendable {
-    private let counts = Locked<[String: Int]>([:])
+    private let counts = LockedValueBox<[String: Int]>([:])
 
     /// Creates a counter with every count at zero.
     public init() {}

@@ -1,3 +1,4 @@
+import NukeCore
 /// A gate: tasks await ``wait()`` until someone calls ``open()``; waits after ``open()`` return immediately.
 ///
 /// Use it to make tests deterministic without sleeps, e.g. to hold a data closure or a processor until the
@@ -8,7 +9,7 @@ public final class Gate: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Locked(State())
+    private let state = LockedValueBox(State())
 
     /// Creates a closed gate.
     public init() {}

@@ -13,7 +13,7 @@ public final class MockDataCache: DataCaching {
         var removeCount = 0
     }
 
-    private let state = Locked(State())
+    private let state = LockedValueBox(State())
 
     /// Creates an empty cache.
     public init() {}

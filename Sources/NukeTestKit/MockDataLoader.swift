@@ -34,7 +34,7 @@ public final class MockDataLoader: DataLoading {
     /// The body delivered for URLs with no scripted response: the 20 bytes `1, 2, …, 20`.
     public static let defaultData = Data(1...20 as ClosedRange<UInt8>)
 
-    private let state = Locked(State())
+    private let state = LockedValueBox(State())
     private let queue = DispatchQueue(label: "NukeTestKit.MockDataLoader")
 
     /// Creates a loader that serves ``defaultData`` for every URL.

@@ -8,7 +8,7 @@ public final class MockImageCache: ImageCaching {
         var writeCount = 0
     }
 
-    private let state = Locked(State())
+    private let state = LockedValueBox(State())
 
     /// Creates an empty cache.
     public init() {}

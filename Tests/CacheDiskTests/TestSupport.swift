@@ -1,3 +1,4 @@
+import NukeCore
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ let otherBlob = Data("456".utf8)
 /// background write brings it back.
 final class TemporaryDirectory: Sendable {
     let url: URL
-    private let caches = Locked<[DataCache]>([])
+    private let caches = LockedValueBox<[DataCache]>([])
 
     init() {
         url = FileManager.default.temporaryDirectory
@@ -40,7 +41,7 @@ final class TemporaryDirectory: Sendable {
 
 /// A wall clock that tests move by hand, for expiry.
 final class TestClock: Sendable {
-    private let time = Locked<Int64>(1_700_000_000 * 1_000_000_000)
+    private let time = LockedValueBox<Int64>(1_700_000_000 * 1_000_000_000)
 
     var now: @Sendable () -> Int64 {
         { [time] in time.withLock { $0 } }

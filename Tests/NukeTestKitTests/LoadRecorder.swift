@@ -19,7 +19,7 @@ final class LoadRecorder: Sendable {
         var isCompleted = false
     }
 
-    private let state = Locked(State())
+    private let state = LockedValueBox(State())
 
     var events: [Event] { state.withLock { $0.events } }
 

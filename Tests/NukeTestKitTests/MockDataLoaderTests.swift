@@ -146,8 +146,8 @@ import Testing
     @Test func deliveryNeverHappensInsideLoadData() async {
         let loader = MockDataLoader()
         let returned = DispatchSemaphore(value: 0)
-        let deliveredAfterReturn = Locked<[Bool]>([])
-        let completed = Locked<CheckedContinuation<Void, Never>?>(nil)
+        let deliveredAfterReturn = LockedValueBox<[Bool]>([])
+        let completed = LockedValueBox<CheckedContinuation<Void, Never>?>(nil)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             completed.withLock { $0 = continuation }
             // A callback inside loadData would run before the signal below, and its wait would time out.
@@ -173,7 +173,7 @@ import Testing
         let loader = MockDataLoader()
         loader.isSuspended = true
         #expect(loader.isSuspended)
-        let order = Locked<[String]>([])
+        let order = LockedValueBox<[String]>([])
         let names = ["a", "b", "c", "d"]
 
         func start(_ name: String) {
@@ -219,9 +219,9 @@ import Testing
     @Test func cancelDuringDeliveryStopsRemainingChunks() async {
         let loader = MockDataLoader()
         loader.chunkCount = 5
-        let box = Locked<(any Cancellable)?>(nil)
-        let chunks = Locked<[Data]>([])
-        let completionCount = Locked(0)
+        let box = LockedValueBox<(any Cancellable)?>(nil)
+        let chunks = LockedValueBox<[Data]>([])
+        let completionCount = LockedValueBox(0)
         loader.isSuspended = true
         let task = loader.loadData(
             with: URLRequest(url: Fixtures.url("mid")),

@@ -1,3 +1,4 @@
+import NukeCore
 internal import CCurlShim
 internal import CLibCurl
 

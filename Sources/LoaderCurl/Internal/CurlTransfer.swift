@@ -1,3 +1,4 @@
+import NukeCore
 import Foundation
 internal import CCurlShim
 internal import CLibCurl

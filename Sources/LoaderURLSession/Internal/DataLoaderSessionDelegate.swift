@@ -1,3 +1,4 @@
+import NukeCore
 import Foundation
 
 #if canImport(FoundationNetworking)

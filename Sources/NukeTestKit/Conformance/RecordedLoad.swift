@@ -53,7 +53,7 @@ public final class RecordedLoad: Sendable {
     /// Whether the load cancels itself from inside its first `didReceiveData` call.
     public let cancelsOnFirstChunk: Bool
     private let storage: BodyStorage
-    private let state = Locked(State())
+    private let state = LockedValueBox(State())
 
     /// Starts loading `request` on `loader` at once.
     ///
@@ -213,7 +213,7 @@ public final class RecordedLoad: Sendable {
     private func wait(
         for what: String, timeout: Duration, register: @escaping (inout State, OnceContinuation) -> Bool
     ) async throws {
-        let timedOut = Locked(false)
+        let timedOut = LockedValueBox(false)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let waiter = OnceContinuation(continuation)
             guard !state.withLock({ register(&$0, waiter) }) else {

@@ -1,4 +1,4 @@
-/// Continuations waiting for a counter to reach a threshold. Not thread-safe: keep it inside a ``Locked``.
+/// Continuations waiting for a counter to reach a threshold. Not thread-safe: keep it inside a `LockedValueBox`.
 struct CountWaiters {
     private var waiters: [(threshold: Int, continuation: CheckedContinuation<Void, Never>)] = []
 

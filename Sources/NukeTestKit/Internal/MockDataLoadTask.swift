@@ -16,7 +16,7 @@ final class MockDataLoadTask: Cancellable {
     private let didReceiveData: @Sendable (Data, URLResponse) -> Void
     private let completion: @Sendable ((any Error)?) -> Void
     private weak let owner: MockDataLoader?
-    private let phase = Locked(Phase.pending)
+    private let phase = LockedValueBox(Phase.pending)
 
     init(
         request: URLRequest,

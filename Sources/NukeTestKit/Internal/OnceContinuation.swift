@@ -1,12 +1,13 @@
+import NukeCore
 import Foundation
 
 /// A continuation that can be resumed from several places (an event and a timeout); only the first resume
 /// counts.
 final class OnceContinuation: Sendable {
-    private let continuation: Locked<CheckedContinuation<Void, Never>?>
+    private let continuation: LockedValueBox<CheckedContinuation<Void, Never>?>
 
     init(_ continuation: CheckedContinuation<Void, Never>) {
-        self.continuation = Locked(continuation)
+        self.continuation = LockedValueBox(continuation)
     }
 
     /// Resumes the continuation if nobody did yet; returns whether this call resumed it.

@@ -1,3 +1,4 @@
+import NukeCore
 public import Foundation
 
 /// An HTTP/1.1 server on `127.0.0.1` at a port the kernel picks, with scripted routes and fault injection, for

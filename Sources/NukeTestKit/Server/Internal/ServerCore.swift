@@ -3,6 +3,7 @@
 #elseif canImport(Musl)
     import Musl
 #endif
+import NukeCore
 import Foundation
 
 /// The shared state of a ``LoopbackHTTPServer``: routes, the request log, counters, open connections and
@@ -24,14 +25,14 @@ final class ServerCore: Sendable {
         let continuation: CheckedContinuation<Void, any Error>
     }
 
-    let state: Locked<State>
+    let state: LockedValueBox<State>
     let wake: WakePipe
     private let listenFD: Int32
     private let threads = DispatchGroup()
 
     init(listenFD: Int32, routes: [String: LoopbackHTTPServer.Route]) throws {
         self.listenFD = listenFD
-        state = Locked(State(routes: routes))
+        state = LockedValueBox(State(routes: routes))
         do {
             wake = try WakePipe()
         } catch {

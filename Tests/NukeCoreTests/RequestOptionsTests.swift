@@ -182,7 +182,8 @@ import Testing
         #expect(await PipelineFixtureCounts.live(pipeline) == [0, 0, 0, 0])
     }
 
-    @Test func loadsWaitWhileTooMuchDataWaitsForDecoders() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func loadsWaitWhileTooMuchDataWaitsForDecoders() async throws {
         // Given decoders that are stopped and a backlog limit of 10 bytes
         let fixture = Fixture {
             $0.decodingBacklogLimit = 10
@@ -211,7 +212,8 @@ import Testing
         #expect(fixture.pipeline.core.decodingBacklog.used == 0)
     }
 
-    @Test func cancelledDecodesGiveTheirBytesBack() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func cancelledDecodesGiveTheirBytesBack() async throws {
         let fixture = Fixture { $0.decodingBacklogLimit = 10 }
         fixture.pipeline.configuration.imageDecodingQueue.isSuspended = true
         fixture.loader.setResponse(for: fixture.url, data: Data(repeating: 1, count: 32))

@@ -22,7 +22,8 @@ let package = Package(
         .target(
             name: "Nuke",
             dependencies: [
-                "NukeCore", "LoaderCurl", "CacheDisk", "DecoderPNG", "DecoderJPEG", "DecoderWebP", "DecoderSVG",
+                "NukeCore", "LoaderCurl", "LoaderURLSession", "CacheDisk", "DecoderPNG", "DecoderJPEG", "DecoderWebP",
+                "DecoderSVG",
             ]),
         .executableTarget(name: "NukeCLI", dependencies: ["Nuke", "LoaderURLSession"]),
         .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),

@@ -14,8 +14,9 @@ public import NukeCore
 ///
 /// - **Callbacks** run on the session's serial delegate queue, in order and never concurrently: `didReceiveData`
 ///   for each chunk (with the `HTTPURLResponse`), then `completion` exactly once.
-/// - **Status.** A status outside 200–299 fails with ``Error/statusCodeUnacceptable(_:)`` and the body is not
-///   delivered.
+/// - **Status.** Each response is checked by the `validate` closure (default ``validate(response:)``: a status
+///   outside 200–299 fails with ``Error/statusCodeUnacceptable(_:)``); a response it rejects fails the load with
+///   its error and the body is not delivered.
 /// - **Redirects** are followed only to `http`/`https` URLs, at most ``maximumRedirects`` times; otherwise the
 ///   load fails with ``Error/redirectNotAllowed(_:)`` or ``Error/tooManyRedirects(_:)``. (FoundationNetworking
 ///   resolves a `Location` without a host, such as `file:///etc/passwd`, against the current URL, so that one
@@ -37,6 +38,27 @@ public final class DataLoader: DataLoading {
     public let maximumRedirects: Int
 
     private let delegate: DataLoaderSessionDelegate
+    private let options = LockedValueBox(false)
+
+    /// Has no effect: this loader always hands each chunk to the pipeline as it arrives (Nuke's option asks
+    /// Apple's `URLSession` for that). Default `false`.
+    public var prefersIncrementalDelivery: Bool {
+        get { options.snapshot }
+        set { options.withLock { $0 = newValue } }
+    }
+
+    /// A `URLCache` for configurations that want one (Nuke's shared HTTP disk cache: no memory part, 150 MB
+    /// on disk). It is **not** used by ``defaultConfiguration``: FoundationNetworking's `URLCache` stores
+    /// nothing on Linux and ignores query strings. Use the pipeline's `DataCache` (the CacheDisk product).
+    public static let sharedUrlCache: URLCache = URLCache(
+        memoryCapacity: 0, diskCapacity: 150 * 1024 * 1024, diskPath: "com.github.kean.Nuke.Cache")
+
+    /// Nuke's default response check: a non-HTTP response passes; an HTTP status outside 200–299 gives
+    /// ``Error/statusCodeUnacceptable(_:)``.
+    @Sendable public static func validate(response: URLResponse) -> (any Swift.Error)? {
+        guard let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) else { return nil }
+        return Error.statusCodeUnacceptable(http.statusCode)
+    }
 
     /// The default session configuration: `URLSessionConfiguration.default` with no `URLCache` (it stores
     /// nothing on Linux) and a cache policy that ignores local data.
@@ -47,14 +69,31 @@ public final class DataLoader: DataLoading {
         return configuration
     }
 
+    /// Creates a loader with its own session that follows at most 10 redirects.
+    ///
+    /// - Parameters:
+    ///   - configuration: The session configuration; see ``defaultConfiguration``.
+    ///   - validate: Checks each response before its body is delivered; an error it returns fails the load.
+    public convenience init(
+        configuration: URLSessionConfiguration = DataLoader.defaultConfiguration,
+        validate: @escaping @Sendable (URLResponse) -> (any Swift.Error)? = DataLoader.validate
+    ) {
+        self.init(configuration: configuration, validate: validate, maximumRedirects: 10)
+    }
+
     /// Creates a loader with its own session.
     ///
     /// - Parameters:
     ///   - configuration: The session configuration; see ``defaultConfiguration``.
-    ///   - maximumRedirects: How many redirects one load may follow (default 10).
-    public init(configuration: URLSessionConfiguration = DataLoader.defaultConfiguration, maximumRedirects: Int = 10) {
+    ///   - validate: Checks each response before its body is delivered; an error it returns fails the load.
+    ///   - maximumRedirects: How many redirects one load may follow.
+    public init(
+        configuration: URLSessionConfiguration = DataLoader.defaultConfiguration,
+        validate: @escaping @Sendable (URLResponse) -> (any Swift.Error)? = DataLoader.validate,
+        maximumRedirects: Int
+    ) {
         self.maximumRedirects = max(0, maximumRedirects)
-        delegate = DataLoaderSessionDelegate(maximumRedirects: self.maximumRedirects)
+        delegate = DataLoaderSessionDelegate(maximumRedirects: self.maximumRedirects, validate: validate)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "nuke.DataLoader.delegate"

@@ -5,12 +5,13 @@ public import Foundation
 @_exported public import DecoderSVG
 @_exported public import DecoderWebP
 @_exported public import LoaderCurl
+@_exported public import LoaderURLSession
 @_exported public import NukeCore
 
 extension ImagePipeline {
     /// Makes a pipeline with the default set of plugins: ``CurlDataLoader``, a ``DataCache`` named `cacheName` in
     /// the user's cache directory (`$XDG_CACHE_HOME` or `~/.cache`), the PNG, JPEG, WebP and SVG decoders
-    /// (registered in `registry`), and ``ImageEncoders/Automatic`` for encoded images in the disk cache.
+    /// (registered in `registry`), and ``ImageEncoders/Default`` for encoded images in the disk cache.
     ///
     /// - Parameters:
     ///   - cacheName: The disk cache's directory name.
@@ -26,7 +27,7 @@ extension ImagePipeline {
         var configuration = ImagePipeline.Configuration(dataLoader: CurlDataLoader())
         configuration.dataCache = try DataCache(name: cacheName)
         configuration.makeImageDecoder = { registry.decoder(for: $0) }
-        configuration.makeImageEncoder = { _ in ImageEncoders.Automatic() }
+        configuration.makeImageEncoder = { _ in ImageEncoders.Default() }
         configure(&configuration)
         return ImagePipeline(configuration: configuration)
     }
@@ -59,22 +60,5 @@ extension ImageDecoderRegistry {
         ImageDecoders.JPEG.register(in: self)
         ImageDecoders.WebP.register(in: self)
         ImageDecoders.SVG.register(in: self)
-    }
-}
-
-extension ImageEncoders {
-    /// Encodes opaque images as JPEG and images with transparency as PNG.
-    public struct Automatic: ImageEncoding {
-        /// The JPEG quality for opaque images, 0…1.
-        public var quality: Float
-
-        /// Creates the encoder.
-        public init(quality: Float = 0.85) {
-            self.quality = quality
-        }
-
-        public func encode(_ image: PlatformImage) -> Data? {
-            image.isOpaque ? ImageEncoders.JPEG(quality: quality).encode(image) : ImageEncoders.PNG().encode(image)
-        }
     }
 }

@@ -127,7 +127,7 @@ struct PipelineLoaderTests {
         #expect(progress.last == ImageTask.Progress(completed: 300_000, total: 300_000))
         #expect(progress.allSatisfy { $0.total == 300_000 })
         #expect(zip(progress, progress.dropFirst()).allSatisfy { $0.completed < $1.completed })
-        #expect(task.progress.completed == 300_000)
+        #expect(task.currentProgress.completed == 300_000)
     }
 
     @Test(arguments: LoaderKind.allCases)

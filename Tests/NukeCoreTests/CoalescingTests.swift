@@ -213,7 +213,7 @@ import Testing
             }
             #expect(progress == [.init(completed: 10, total: 20), .init(completed: 20, total: 20)])
         }
-        #expect(task1.progress == .init(completed: 20, total: 20))
+        #expect(task1.currentProgress == .init(completed: 20, total: 20))
     }
 
     @Test func dataRequestsShareTheLoadWithImageRequests() async throws {

@@ -125,7 +125,7 @@ import Testing
         let gate = Gate()
         fixture.pipeline.loadImage(
             with: ImageRequest(url: Fixtures.url("a")),
-            progress: { completed, total in
+            progress: { _, completed, total in
                 log.mutate { $0.append("progress \(completed)/\(total) \(DispatchQueue.getSpecific(key: key) ?? 0)") }
             },
             completion: { result in
@@ -176,7 +176,7 @@ import Testing
         let task = fixture.pipeline.imageTask(with: ImageRequest(url: nil))
         let error = await task.result.error
         #expect(error?.caseName == "imageRequestMissing")
-        #expect(error?.description == "The request has no URL")
+        #expect(error?.description == "Load image method was called with no image request or no URL.")
     }
 
     @Test func decoderNotRegisteredNamesTheFormat() async throws {

@@ -150,7 +150,7 @@ import Testing
         // Then the download is stopped as soon as it passes the limit
         #expect(await task.result.error?.caseName == "dataDownloadExceededMaximumSize")
         #expect(load.isCancelled)
-        #expect(task.progress.completed == 8)
+        #expect(task.currentProgress.completed == 8)
     }
 
     @Test func undecodableDiskDataIsDroppedAndReloaded() async throws {

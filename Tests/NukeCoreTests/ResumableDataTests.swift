@@ -81,7 +81,7 @@ import Testing
         load.send(Data([9, 9, 9, 9]))
         load.finish()
         #expect(try await task.image.pixel(x: 0, y: 0) == .init(r: 9, g: 9, b: 9, a: 9))
-        #expect(task.progress == .init(completed: 4, total: 4))
+        #expect(task.currentProgress == .init(completed: 4, total: 4))
     }
 
     @Test func lastModifiedIsAValidator() async throws {

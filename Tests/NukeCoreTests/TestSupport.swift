@@ -67,7 +67,7 @@ extension ImageTask {
             do {
                 return .success(try await response)
             } catch {
-                return .failure(error as! ImagePipeline.Error)
+                return .failure(error)
             }
         }
     }

@@ -17,7 +17,7 @@ final class DataLoaderTaskHandler: @unchecked Sendable {
     let completion: @Sendable ((any Error)?) -> Void
     let phase = LockedValueBox(Phase.running)
     var response: URLResponse?
-    var error: DataLoader.Error?
+    var error: (any Error)?
     var redirectCount = 0
 
     init(
@@ -52,12 +52,14 @@ final class DataLoaderTaskHandler: @unchecked Sendable {
 
 /// The session delegate: routes each task's events to its handler, validates status codes and redirects.
 final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    // @unchecked: `handlers` is a locked box; `maximumRedirects` is immutable.
+    // @unchecked: `handlers` is a locked box; `maximumRedirects` and `validate` are immutable.
     private let handlers = LockedValueBox([Int: DataLoaderTaskHandler]())
     private let maximumRedirects: Int
+    private let validate: @Sendable (URLResponse) -> (any Error)?
 
-    init(maximumRedirects: Int) {
+    init(maximumRedirects: Int, validate: @escaping @Sendable (URLResponse) -> (any Error)?) {
         self.maximumRedirects = maximumRedirects
+        self.validate = validate
     }
 
     func register(_ handler: DataLoaderTaskHandler, for task: URLSessionTask) {
@@ -74,8 +76,8 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
     ) {
         guard let handler = handler(for: dataTask) else { return completionHandler(.cancel) }
         handler.response = response
-        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-            if handler.error == nil { handler.error = .statusCodeUnacceptable(http.statusCode) }
+        if let error = validate(response) {
+            if handler.error == nil { handler.error = error }
             return completionHandler(.cancel)
         }
         completionHandler(handler.isRunning ? .allow : .cancel)
@@ -95,11 +97,11 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
         handler.redirectCount += 1
         let scheme = request.url?.scheme?.lowercased()
         if scheme != "http" && scheme != "https" {
-            handler.error = .redirectNotAllowed(request.url)
+            handler.error = DataLoader.Error.redirectNotAllowed(request.url)
             return completionHandler(nil)
         }
         if handler.redirectCount > maximumRedirects {
-            handler.error = .tooManyRedirects(request.url)
+            handler.error = DataLoader.Error.tooManyRedirects(request.url)
             return completionHandler(nil)
         }
         completionHandler(request)
@@ -111,10 +113,8 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
             handler.finish(failure)
         } else if let error {
             handler.finish(error)
-        } else if let http = (handler.response ?? task.response) as? HTTPURLResponse,
-            !(200..<300).contains(http.statusCode)
-        {
-            handler.finish(DataLoader.Error.statusCodeUnacceptable(http.statusCode))
+        } else if let response = handler.response ?? task.response, let failure = validate(response) {
+            handler.finish(failure)
         } else {
             handler.finish(nil)
         }

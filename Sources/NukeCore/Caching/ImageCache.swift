@@ -15,14 +15,14 @@ public final class ImageCache: ImageCaching {
     /// Creates a cache.
     ///
     /// - Parameters:
-    ///   - costLimit: The total cost limit in bytes; the default is ``defaultCostLimit()``.
+    ///   - costLimit: The total cost limit in bytes; the default is ``defaultCostLimit``.
     ///   - countLimit: The maximum number of images; unlimited by default.
-    public init(costLimit: Int = ImageCache.defaultCostLimit(), countLimit: Int = Int.max) {
+    public init(costLimit: Int = ImageCache.defaultCostLimit, countLimit: Int = Int.max) {
         cache = Cache(costLimit: costLimit, countLimit: countLimit)
     }
 
-    /// 20 % of the physical memory, at most 512 MB.
-    public static func defaultCostLimit() -> Int {
+    /// The default cost limit: 20 % of the physical memory, at most 512 MB.
+    public static var defaultCostLimit: Int {
         let physical = ProcessInfo.processInfo.physicalMemory
         let limit = physical / 5
         return Int(min(limit, 512 * 1024 * 1024))
@@ -90,8 +90,9 @@ public final class ImageCache: ImageCaching {
         cache.trim(toCount: count)
     }
 
-    /// The cost of a container: its pixel bytes plus its original data.
+    /// The cost of a container: its pixel bytes plus its original data, and at least 1 (so an empty image
+    /// still counts against the limits, as in Nuke).
     public func cost(for container: ImageContainer) -> Int {
-        container.image.byteCount + (container.data?.count ?? 0)
+        max(1, container.image.byteCount + (container.data?.count ?? 0))
     }
 }

@@ -18,6 +18,8 @@ public struct ImageCacheKey: Hashable, @unchecked Sendable {
     let scale: Float?
     let thumbnail: ImageRequest.ThumbnailOptions?
     let processors: [AnyHashable]
+    /// A custom key (``init(key:)``); never equal to a request's key.
+    let custom: String?
 
     /// Creates the key of `request`.
     public init(request: ImageRequest) {
@@ -25,5 +27,17 @@ public struct ImageCacheKey: Hashable, @unchecked Sendable {
         self.scale = request.scale
         self.thumbnail = request.thumbnail
         self.processors = request.processors.map(\.hashableIdentifier)
+        self.custom = nil
+    }
+
+    /// Creates a key from a custom string, such as the one a delegate returns from
+    /// ``ImagePipeline/Delegate/cacheKey(for:pipeline:)``. Equal strings give equal keys; a custom key never
+    /// equals a request's key.
+    public init(key: String) {
+        self.imageID = nil
+        self.scale = nil
+        self.thumbnail = nil
+        self.processors = []
+        self.custom = key
     }
 }

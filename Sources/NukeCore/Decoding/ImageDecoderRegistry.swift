@@ -16,9 +16,12 @@ public final class ImageDecoderRegistry: Sendable {
     public typealias Factory = @Sendable (ImageDecodingContext) -> (any ImageDecoding)?
 
     /// Identifies a registration, to ``unregister(_:)`` it.
-    public struct Registration: Hashable, Sendable {
+    public struct RegistrationToken: Hashable, Sendable {
         let id: Int
     }
+
+    /// The earlier name of ``RegistrationToken``.
+    public typealias Registration = RegistrationToken
 
     private struct State {
         var factories: [(id: Int, factory: Factory)] = []
@@ -36,7 +39,7 @@ public final class ImageDecoderRegistry: Sendable {
         state.withLock { state in
             state.nextID += 1
             state.factories.append((state.nextID, match))
-            return Registration(id: state.nextID)
+            return RegistrationToken(id: state.nextID)
         }
     }
 

@@ -14,6 +14,11 @@ public import Foundation
 /// - Corrupt, truncated or hostile input throws an error that names the format and the cause; it never
 ///   crashes, hangs or allocates without bound.
 public protocol ImageDecoding: Sendable {
+    /// Whether decoding is slow enough to need a thread of its own. Every decode here already runs off the
+    /// pipeline's actor on ``ImagePipeline/Configuration/imageDecodingQueue``, so the value changes nothing;
+    /// it exists for decoders written for Nuke. The default is `true`.
+    var isAsynchronous: Bool { get }
+
     /// Decodes the complete data.
     func decode(_ data: Data) throws -> ImageContainer
 
@@ -23,7 +28,43 @@ public protocol ImageDecoding: Sendable {
 }
 
 extension ImageDecoding {
+    public var isAsynchronous: Bool { true }
+
     public func decodePartiallyDownloadedData(_ data: Data) -> ImageContainer? { nil }
+}
+
+/// A decoder whose work is asynchronous (it awaits another service, a process, or a GPU). The pipeline awaits
+/// ``decode(_:)-(Data)`` off its actor and counts the decode against
+/// ``ImagePipeline/Configuration/imageDecodingQueue`` like any other.
+///
+/// Synchronous callers — ``ImagePipeline/Cache/cachedImage(for:caches:)`` reading from disk — use the
+/// synchronous `decode`, which by default throws ``ImageDecodingError/synchronousDecodingUnsupported``.
+public protocol AsyncImageDecoding: ImageDecoding {
+    /// Decodes the complete data.
+    func decode(_ data: Data) async throws -> ImageContainer
+}
+
+extension AsyncImageDecoding {
+    /// Throws ``ImageDecodingError/synchronousDecodingUnsupported``; implement it if the decoder can also work
+    /// synchronously.
+    public func decode(_ data: Data) throws -> ImageContainer {
+        throw ImageDecodingError.synchronousDecodingUnsupported
+    }
+}
+
+/// Errors a decoder may throw when it has nothing more specific to say.
+public enum ImageDecodingError: Error, CustomStringConvertible, Sendable {
+    /// The decoder failed for a reason it doesn't know.
+    case unknown
+    /// An ``AsyncImageDecoding`` decoder was asked to decode synchronously.
+    case synchronousDecodingUnsupported
+
+    public var description: String {
+        switch self {
+        case .unknown: "Unknown"
+        case .synchronousDecodingUnsupported: "Synchronous decoding is not supported by this decoder"
+        }
+    }
 }
 
 /// What a decoder factory may look at to decide whether it handles the data.
@@ -38,6 +79,8 @@ public struct ImageDecodingContext: Sendable, CustomStringConvertible {
     public var urlResponse: URLResponse?
     /// The cache the data came from, if any.
     public var cacheType: ImageResponse.CacheType?
+    /// How previews of partial data are made for this image (the delegate's choice); decoders may read it.
+    public var previewPolicy: ImagePipeline.PreviewPolicy = .incremental
 
     /// The format sniffed from the first bytes of ``data``.
     public var type: AssetType? { AssetType(data) }
@@ -80,6 +123,9 @@ extension ImageDecoders {
             self.assetType = assetType
             self.isProgressive = isProgressive
         }
+
+        /// `false`: there is nothing to decode.
+        public var isAsynchronous: Bool { false }
 
         public func decode(_ data: Data) throws -> ImageContainer {
             ImageContainer(image: PlatformImage(), type: assetType ?? AssetType(data), data: data)

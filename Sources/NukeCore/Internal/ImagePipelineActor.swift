@@ -1,7 +1,9 @@
-/// Serialises every pipeline's task graph. Decoding, processing, loading and other blocking work run off it.
+/// The global actor that serialises every pipeline's task graph. Decoding, processing, loading and other
+/// blocking work run off it; public API never requires callers to be on it.
 @globalActor
-actor ImagePipelineActor {
-    static let shared = ImagePipelineActor()
+public actor ImagePipelineActor {
+    /// The actor's single instance.
+    public static let shared = ImagePipelineActor()
 }
 
 /// Delivers work to ``ImagePipelineActor`` in the order it was posted, from any thread.

@@ -14,7 +14,7 @@ final class DataTask: Sendable {
     private struct State {
         var priority: ImageRequest.Priority
         var result: Result<Output, ImagePipeline.Error>?
-        var waiter: CheckedContinuation<Output, any Error>?
+        var waiter: CheckedContinuation<Result<Output, ImagePipeline.Error>, Never>?
         var onFinish: (@Sendable (Result<Output, ImagePipeline.Error>) -> Void)?
     }
 
@@ -32,13 +32,13 @@ final class DataTask: Sendable {
     var isFinished: Bool { state.withLock { $0.result != nil } }
 
     /// Waits for the result (one waiter).
-    func wait() async throws -> Output {
-        try await withCheckedThrowingContinuation { continuation in
+    func wait() async -> Result<Output, ImagePipeline.Error> {
+        await withCheckedContinuation { continuation in
             let result = state.withLock { state in
                 if state.result == nil { state.waiter = continuation }
                 return state.result
             }
-            if let result { continuation.resume(with: result.mapError { $0 }) }
+            if let result { continuation.resume(returning: result) }
         }
     }
 
@@ -47,7 +47,8 @@ final class DataTask: Sendable {
     func finish(with result: Result<Output, ImagePipeline.Error>) -> Bool {
         let taken = state.withLock {
             state -> (
-                CheckedContinuation<Output, any Error>?, (@Sendable (Result<Output, ImagePipeline.Error>) -> Void)?
+                CheckedContinuation<Result<Output, ImagePipeline.Error>, Never>?,
+                (@Sendable (Result<Output, ImagePipeline.Error>) -> Void)?
             )? in
             guard state.result == nil else { return nil }
             state.result = result
@@ -58,7 +59,7 @@ final class DataTask: Sendable {
             return (state.waiter, state.onFinish)
         }
         guard let (waiter, onFinish) = taken else { return false }
-        waiter?.resume(with: result.mapError { $0 })
+        waiter?.resume(returning: result)
         onFinish?(result)
         return true
     }

@@ -30,6 +30,12 @@ extension ImagePipeline {
             public static let all: Caches = [.memory, .disk]
         }
 
+        /// The image in the memory cache for `url` (a plain request for it); setting `nil` removes it.
+        public subscript(url: URL) -> ImageContainer? {
+            get { self[ImageRequest(url: url)] }
+            nonmutating set { self[ImageRequest(url: url)] = newValue }
+        }
+
         /// The image in the memory cache for `request`; setting `nil` removes it.
         public subscript(request: ImageRequest) -> ImageContainer? {
             get { cachedImage(for: request, caches: .memory) }
@@ -117,9 +123,10 @@ extension ImagePipeline {
 
         // MARK: Keys and maintenance
 
-        /// The memory cache key of `request`.
+        /// The memory cache key of `request`: the delegate's custom key
+        /// (``ImagePipeline/Delegate/cacheKey(for:pipeline:)``) if it gives one, else ``ImageCacheKey/init(request:)``.
         public func makeImageCacheKey(for request: ImageRequest) -> ImageCacheKey {
-            ImageCacheKey(request: request)
+            core.makeImageCacheKey(for: request)
         }
 
         /// The disk cache key of `request`: the delegate's custom key, or the image identity followed by the

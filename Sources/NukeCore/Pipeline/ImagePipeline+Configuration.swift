@@ -1,5 +1,5 @@
 public import Dispatch
-import Foundation
+public import Foundation
 
 extension ImagePipeline {
     /// Everything a pipeline is made of: its loader, caches, codecs, queues and policies.
@@ -93,26 +93,86 @@ extension ImagePipeline {
         /// Limits concurrent disk cache reads (default 2).
         public var dataCachingQueue = TaskQueue(maxConcurrentOperationCount: 2)
 
+        // MARK: Options kept for Nuke compatibility
+
+        /// Has no effect on Linux. On Apple platforms it forces lazily decoded images into bitmaps off the main
+        /// thread; decoders here always produce bitmaps (``PlatformImage`` is one). It is still the default
+        /// answer of ``ImagePipeline/Delegate/shouldDecompress(response:for:pipeline:)``. Default `true`.
+        public var isDecompressionEnabled = true
+
+        /// Has no effect on Linux (Apple's `UIImage.prepareForDisplay` does not exist here). Default `false`.
+        public var isUsingPrepareForDisplay = false
+
+        /// Whether progressive previews are stored in the memory cache as they arrive, so that another request
+        /// for the same image gets the latest preview at once while the load continues. Default `true`, as in
+        /// Nuke. A final image always replaces a preview.
+        public var isStoringPreviewsInMemoryCache = true
+
+        /// Whether the pipeline reads `file:` and `data:` URLs itself (the default, `true`). With `false` they go
+        /// to ``dataLoader`` like any other URL.
+        public var isLocalResourcesSupportEnabled = true
+
+        /// Has no effect on Linux (there are no os_signpost intervals to emit). Default `false`.
+        public static var isSignpostLoggingEnabled: Bool {
+            get { signpostLogging.snapshot }
+            set { signpostLogging.withLock { $0 = newValue } }
+        }
+
+        private static let signpostLogging = LockedValueBox(false)
+
+        /// Has no effect on Linux: nothing needs decompressing (see ``isDecompressionEnabled``). Kept so that
+        /// configurations written for Nuke compile; ``imageDecodingQueue`` limits decoding.
+        public var imageDecompressingQueue = TaskQueue(maxConcurrentOperationCount: 2)
+
         /// The clock of the rate limiter (seconds, monotonic); tests replace it.
         var rateLimiterClock: @Sendable () -> Double = RateLimiter.monotonicSeconds
 
-        /// Creates a configuration.
+        /// Creates a configuration with ``ImageCache/shared`` as the memory cache and no disk cache.
         ///
-        /// - Parameters:
-        ///   - dataLoader: The loader for non-local URLs; defaults to ``MissingDataLoader``.
-        ///   - imageCache: The memory cache; defaults to ``ImageCache/shared``.
-        public init(
-            dataLoader: any DataLoading = MissingDataLoader(),
-            imageCache: (any ImageCaching)? = ImageCache.shared
-        ) {
+        /// - Parameter dataLoader: The loader for non-local URLs; defaults to ``MissingDataLoader``, which fails
+        ///   with an error naming the plugin to add (the `Nuke` product's `setUpShared()` and
+        ///   `Configuration.withDataCache` use `CurlDataLoader`).
+        public init(dataLoader: any DataLoading = MissingDataLoader()) {
             self.dataLoader = dataLoader
-            self.imageCache = imageCache
+            self.imageCache = ImageCache.shared
             self.makeImageDecoder = { ImageDecoderRegistry.shared.decoder(for: $0) }
             self.callbackQueue = DispatchQueue(label: "com.github.nuke-linux.callbacks")
         }
 
+        /// Creates a configuration with the given memory cache (`nil` for none).
+        public init(dataLoader: any DataLoading = MissingDataLoader(), imageCache: (any ImageCaching)?) {
+            self.init(dataLoader: dataLoader)
+            self.imageCache = imageCache
+        }
+
         static var coreCount: Int {
             max(1, ProcessInfo.processInfo.activeProcessorCount)
+        }
+    }
+}
+
+extension ImagePipeline {
+    /// How progressive previews are made from partially downloaded data (with
+    /// ``ImagePipeline/Configuration/isProgressiveDecodingEnabled``). Chosen per image by
+    /// ``ImagePipeline/Delegate/previewPolicy(for:pipeline:)`` and passed to decoders in
+    /// ``ImageDecodingContext/previewPolicy``.
+    @frozen public enum PreviewPolicy: Sendable, Equatable {
+        /// Decode the data received so far (``ImageDecoding/decodePartiallyDownloadedData(_:)``), repeatedly.
+        case incremental
+        /// Show the thumbnail embedded in the image's EXIF data, once, as soon as it has arrived; no other
+        /// previews.
+        case thumbnail
+        /// No previews.
+        case disabled
+
+        /// Nuke's default: `.incremental` for progressive JPEGs and GIFs, `.disabled` for everything else
+        /// (a baseline JPEG's partial image is a strip growing from the top, not worth a decode).
+        public static func `default`(for data: Data) -> PreviewPolicy {
+            switch AssetType(data) {
+            case .gif?: .incremental
+            case .jpeg?: JPEGScan.isProgressive(data) ? .incremental : .disabled
+            default: .disabled
+            }
         }
     }
 }

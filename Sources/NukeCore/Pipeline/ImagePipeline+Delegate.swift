@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 #if canImport(FoundationNetworking)
     public import FoundationNetworking
@@ -27,8 +27,33 @@ extension ImagePipeline {
         /// The encoder for the disk cache. Default: ``ImagePipeline/Configuration/makeImageEncoder``.
         func imageEncoder(for context: ImageEncodingContext, pipeline: ImagePipeline) -> (any ImageEncoding)?
 
-        /// A custom disk cache key for `request`, or `nil` for the default key.
+        /// A custom cache key for `request`, or `nil` for the default keys. The key is used by both caches:
+        /// as the disk cache key and, wrapped in ``ImageCacheKey/init(key:)``, as the memory cache key.
         func cacheKey(for request: ImageRequest, pipeline: ImagePipeline) -> String?
+
+        /// Called before `data` is written to the disk cache, off the pipeline's actor; call `completion` with
+        /// the data to store (the same, or changed — e.g. encrypted), or with `nil` to store nothing. `image` is
+        /// the image the data encodes when the pipeline stores an encoded processed image, `nil` for original
+        /// data. Call `completion` exactly once; until it is called the entry is not written. The default
+        /// stores `data` as is.
+        func willCache(
+            data: Data, image: ImageContainer?, for request: ImageRequest, pipeline: ImagePipeline,
+            completion: @escaping (Data?) -> Void)
+
+        /// The preview policy for progressive decoding of one image (see ``ImagePipeline/PreviewPolicy``). The
+        /// default is ``ImagePipeline/PreviewPolicy/default(for:)``.
+        func previewPolicy(for context: ImageDecodingContext, pipeline: ImagePipeline) -> ImagePipeline.PreviewPolicy
+
+        /// Whether to call ``decompress(response:request:pipeline:)`` for a decoded image. On Apple platforms this
+        /// forces a lazily decoded image into a bitmap. Decoders here always produce bitmaps, so the default
+        /// returns ``ImagePipeline/Configuration/isDecompressionEnabled`` and the default `decompress` returns
+        /// the response unchanged; an app may still use the pair as a post-decode hook.
+        func shouldDecompress(response: ImageResponse, for request: ImageRequest, pipeline: ImagePipeline) -> Bool
+
+        /// Returns the response to deliver in place of a freshly decoded one, when
+        /// ``shouldDecompress(response:for:pipeline:)`` says so. Runs off the pipeline's actor, on the decoding
+        /// queue. The default returns `response` (nothing to decompress on Linux).
+        func decompress(response: ImageResponse, request: ImageRequest, pipeline: ImagePipeline) -> ImageResponse
 
         /// Called before the data loader starts, off the pipeline's actor; return the request to send, e.g. with
         /// an `Authorization` header. Cache keys and sharing are decided before, from the original request, so
@@ -56,6 +81,10 @@ extension ImagePipeline {
             _ task: ImageTask,
             didCompleteWithResult result: Result<ImageResponse, ImagePipeline.Error>,
             pipeline: ImagePipeline)
+
+        /// Called for every event of a task — progress, previews, and the one `finished` event (also for a
+        /// cancelled task) — after the event-specific method above. Nuke's single observation point.
+        func imageTask(_ task: ImageTask, didReceiveEvent event: ImageTask.Event, pipeline: ImagePipeline)
     }
 }
 
@@ -82,6 +111,27 @@ extension ImagePipeline.Delegate {
 
     public func cacheKey(for request: ImageRequest, pipeline: ImagePipeline) -> String? { nil }
 
+    public func willCache(
+        data: Data, image: ImageContainer?, for request: ImageRequest, pipeline: ImagePipeline,
+        completion: @escaping (Data?) -> Void
+    ) {
+        completion(data)
+    }
+
+    public func previewPolicy(
+        for context: ImageDecodingContext, pipeline: ImagePipeline
+    ) -> ImagePipeline.PreviewPolicy {
+        ImagePipeline.PreviewPolicy.default(for: context.data)
+    }
+
+    public func shouldDecompress(response: ImageResponse, for request: ImageRequest, pipeline: ImagePipeline) -> Bool {
+        pipeline.configuration.isDecompressionEnabled
+    }
+
+    public func decompress(response: ImageResponse, request: ImageRequest, pipeline: ImagePipeline) -> ImageResponse {
+        response
+    }
+
     public func willLoadData(
         for request: ImageRequest, urlRequest: URLRequest, pipeline: ImagePipeline
     )
@@ -103,6 +153,8 @@ extension ImagePipeline.Delegate {
         didCompleteWithResult result: Result<ImageResponse, ImagePipeline.Error>,
         pipeline: ImagePipeline
     ) {}
+
+    public func imageTask(_ task: ImageTask, didReceiveEvent event: ImageTask.Event, pipeline: ImagePipeline) {}
 }
 
 /// The delegate of pipelines created without one.

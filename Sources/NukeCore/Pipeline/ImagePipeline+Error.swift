@@ -22,33 +22,42 @@ extension ImagePipeline {
         /// The task was cancelled.
         case cancelled
 
+        /// Nuke's wording, so logs and code that match messages read the same; a missing decoder also says
+        /// which format arrived and how to add a codec.
         public var description: String {
             switch self {
             case .dataMissingInCache:
-                "Failed to load data from the cache: it is missing and the request allows no loading"
+                "Failed to load data from cache and download is disabled."
             case let .dataLoadingFailed(error):
-                "Failed to load image data: \(error)"
+                "Failed to load image data. Underlying error: \(error)."
             case .dataIsEmpty:
-                "Failed to load image data: the response body is empty"
+                "Data loader returned empty data."
             case .dataDownloadExceededMaximumSize:
-                "Failed to load image data: the download exceeded the maximum allowed size"
+                "Data downloaded exceeded the maximum allowed size."
             case let .decoderNotRegistered(context):
-                "No image decoder is registered for \(context.type.map { "\($0)" } ?? "this data") "
-                    + "(\(context.data.count) bytes from \(context.request.imageID ?? "nil")); "
-                    + "register a codec plugin with ImageDecoderRegistry.shared.register(…)"
-            case let .decodingFailed(decoder, context, error):
-                "Failed to decode \(context.data.count) bytes from \(context.request.imageID ?? "nil") "
-                    + "with \(type(of: decoder)): \(error)"
-            case let .processingFailed(processor, context, error):
-                "Failed to process the image from \(context.request.imageID ?? "nil") "
-                    + "with \(processor.identifier): \(error)"
+                "No decoders registered for the downloaded data. "
+                    + "(\(context.type.map { "\($0)" } ?? "unknown format"), \(context.data.count) bytes from "
+                    + "\(context.request.imageID ?? "nil"); register a codec plugin with "
+                    + "ImageDecoderRegistry.shared.register(…))"
+            case let .decodingFailed(decoder, _, error):
+                "Failed to decode image data using decoder \(decoder)."
+                    + (error is ImageDecodingError ? "" : " Underlying error: \(error).")
+            case let .processingFailed(processor, _, error):
+                "Failed to process the image using processor \(processor)."
+                    + (error is ImageProcessingError ? "" : " Underlying error: \(error).")
             case .imageRequestMissing:
-                "The request has no URL"
+                "Load image method was called with no image request or no URL."
             case .pipelineInvalidated:
-                "The pipeline was invalidated and accepts no new requests"
+                "Image pipeline is invalidated and no requests can be made."
             case .cancelled:
-                "The image task was cancelled"
+                "Image task was cancelled"
             }
+        }
+
+        /// The error of the data loader (or the request's data closure) when the load failed, else `nil`.
+        public var dataLoadingError: (any Swift.Error)? {
+            if case let .dataLoadingFailed(error) = self { return error }
+            return nil
         }
 
         /// The underlying error of the failing loader, decoder or processor, if any.

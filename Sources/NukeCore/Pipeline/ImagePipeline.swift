@@ -48,10 +48,19 @@ public final class ImagePipeline: Sendable {
     /// ```swift
     /// let pipeline = ImagePipeline { $0.isTaskCoalescingEnabled = false }
     /// ```
-    public convenience init(_ configure: (inout ImagePipeline.Configuration) -> Void) {
+    /// ```swift
+    /// let pipeline = ImagePipeline(delegate: myDelegate) { $0.dataLoader = CurlDataLoader() }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - delegate: Customises the pipeline per request and observes its tasks; held strongly.
+    ///   - configure: Adjusts a default ``Configuration``.
+    public convenience init(
+        delegate: (any ImagePipeline.Delegate)? = nil, _ configure: (inout ImagePipeline.Configuration) -> Void
+    ) {
         var configuration = ImagePipeline.Configuration()
         configure(&configuration)
-        self.init(configuration: configuration)
+        self.init(configuration: configuration, delegate: delegate)
     }
 
     /// The caches of the pipeline (memory cache lookups by request).
@@ -63,17 +72,18 @@ public final class ImagePipeline: Sendable {
     ///
     /// A memory cache hit returns at once, without creating a task, unless the pipeline has a delegate (which
     /// observes every task).
-    public func image(for request: ImageRequest) async throws -> PlatformImage {
+    public func image(for request: ImageRequest) async throws(ImagePipeline.Error) -> PlatformImage {
         if core.delegate is DefaultPipelineDelegate, !isInvalidated.snapshot,
             let container = core.cachedImage(for: request), !container.isPreview
         {
+            core.statistics.withLock { $0.memoryCacheHits += 1 }
             return container.image
         }
         return try await imageTask(with: request).image
     }
 
     /// Loads the image at `url`. Cancelling the calling Swift task cancels the load.
-    public func image(for url: URL) async throws -> PlatformImage {
+    public func image(for url: URL) async throws(ImagePipeline.Error) -> PlatformImage {
         try await image(for: ImageRequest(url: url))
     }
 
@@ -89,18 +99,18 @@ public final class ImagePipeline: Sendable {
 
     /// Loads the original bytes for `request` (no decoding, no processing) and the loader's response.
     /// Cancelling the calling Swift task cancels the load.
-    public func data(for request: ImageRequest) async throws -> (Data, URLResponse?) {
+    public func data(for request: ImageRequest) async throws(ImagePipeline.Error) -> (Data, URLResponse?) {
         let task = DataTask(request: request)
         start(task)
         return try await withTaskCancellationHandler {
-            try await task.wait()
+            await task.wait()
         } onCancel: {
             self.cancel(task)
-        }
+        }.get()
     }
 
     /// Loads the original bytes at `url` and the loader's response.
-    public func data(for url: URL) async throws -> (Data, URLResponse?) {
+    public func data(for url: URL) async throws(ImagePipeline.Error) -> (Data, URLResponse?) {
         try await data(for: ImageRequest(url: url))
     }
 
@@ -110,25 +120,33 @@ public final class ImagePipeline: Sendable {
     /// ``Configuration/callbackQueue`` — also when the task is cancelled (with
     /// ``ImagePipeline/Error/cancelled``).
     ///
-    /// - Parameter progress: Called on the callback queue as data arrives, never after `completion`.
+    /// - Parameter progress: Called on the callback queue, never after `completion`: with `nil` and the byte
+    ///   counts as data arrives, and with each progressive preview (and the byte counts so far).
     @discardableResult
     public func loadImage(
         with request: ImageRequest,
-        progress: (@Sendable (_ completed: Int64, _ total: Int64) -> Void)? = nil,
+        progress: (@Sendable (_ response: ImageResponse?, _ completed: Int64, _ total: Int64) -> Void)? = nil,
         completion: @escaping @Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void
     ) -> ImageTask {
         let queue = configuration.callbackQueue
         let isCompleted = LockedValueBox(false)
+        let latest = LockedValueBox(ImageTask.Progress(completed: 0, total: 0))
         return makeImageTask(request) { event in
             switch event {
             case let .progress(value):
                 guard let progress else { return }
+                latest.withLock { $0 = value }
                 queue.async {
                     guard !isCompleted.snapshot else { return }
-                    progress(value.completed, value.total)
+                    progress(nil, value.completed, value.total)
                 }
-            case .preview:
-                break
+            case let .preview(response):
+                guard let progress else { return }
+                let value = latest.snapshot
+                queue.async {
+                    guard !isCompleted.snapshot else { return }
+                    progress(response, value.completed, value.total)
+                }
             case let .finished(result):
                 queue.async {
                     isCompleted.withLock { $0 = true }
@@ -196,6 +214,7 @@ public final class ImagePipeline: Sendable {
 
     func cancel(_ task: DataTask) {
         if task.finish(with: .failure(.cancelled)) {
+            core.statistics.withLock { $0.cancellations += 1 }
             core.mailbox.post { [core] in core.cancel(task) }
         }
     }

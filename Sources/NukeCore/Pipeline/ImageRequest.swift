@@ -20,6 +20,7 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         case url(URL?)
         case urlRequest(URLRequest)
         case closure(id: String, data: @Sendable () async throws -> Data)
+        case imageClosure(id: String, image: @Sendable () async throws -> ImageContainer)
     }
 
     var resource: Resource
@@ -95,12 +96,35 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         self.userInfo = userInfo ?? [:]
     }
 
+    /// Creates a request whose image comes from a closure — an image the app already has, or makes itself —
+    /// so that it goes through the processors and caches like any other.
+    ///
+    /// - Parameters:
+    ///   - id: Identifies the image: requests with the same `id` share the work, and caches use it as the key.
+    ///   - image: Called at most once per load, off the caller's thread; what it throws fails the request with
+    ///     ``ImagePipeline/Error/dataLoadingFailed(error:)``. There are no original bytes, so
+    ///     ``ImagePipeline/data(for:)-(ImageRequest)`` fails with ``ImagePipeline/Error/imageRequestMissing``.
+    public init(
+        id: String,
+        image: @escaping @Sendable () async throws -> ImageContainer,
+        processors: [any ImageProcessing] = [],
+        priority: Priority = .normal,
+        options: Options = [],
+        userInfo: [UserInfoKey: any Sendable]? = nil
+    ) {
+        self.resource = .imageClosure(id: id, image: image)
+        self.processors = processors
+        self.priority = priority
+        self.options = options
+        self.userInfo = userInfo ?? [:]
+    }
+
     /// The URL request the data loader receives, or `nil` for a closure source or a `nil` URL.
     public var urlRequest: URLRequest? {
         switch resource {
         case let .url(url): url.map { URLRequest(url: $0) }
         case let .urlRequest(request): request
-        case .closure: nil
+        case .closure, .imageClosure: nil
         }
     }
 
@@ -109,21 +133,25 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         switch resource {
         case let .url(url): url
         case let .urlRequest(request): request.url
-        case .closure: nil
+        case .closure, .imageClosure: nil
         }
     }
 
     /// The identity of the image used in cache keys: the ``UserInfoKey/imageIdKey`` override if set,
     /// else the closure source's `id`, else the absolute URL string.
     ///
-    /// Override it to let URLs that differ only in, say, a signed query string share cached images.
+    /// Set it to let URLs that differ only in, say, a signed query string share cached images (setting stores
+    /// it under ``UserInfoKey/imageIdKey``; setting `nil` removes the override).
     public var imageID: String? {
-        if let id = userInfo[.imageIdKey] as? String { return id }
-        switch resource {
-        case let .url(url): return url?.absoluteString
-        case let .urlRequest(request): return request.url?.absoluteString
-        case let .closure(id, _): return id
+        get {
+            if let id = userInfo[.imageIdKey] as? String { return id }
+            switch resource {
+            case let .url(url): return url?.absoluteString
+            case let .urlRequest(request): return request.url?.absoluteString
+            case let .closure(id, _), let .imageClosure(id, _): return id
+            }
         }
+        set { userInfo[.imageIdKey] = newValue }
     }
 
     /// The scale of the decoded image (``UserInfoKey/scaleKey``), `nil` meaning 1.
@@ -132,12 +160,16 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         set { userInfo[.scaleKey] = newValue }
     }
 
+    /// `ImageRequest(resource: …, priority: …, processors: […], options: …, userInfo: […])` — Nuke's format.
     public var description: String {
-        var parts = ["ImageRequest(\(imageID ?? "nil")"]
-        if !processors.isEmpty { parts.append("processors: \(processors.map(\.identifier))") }
-        if priority != .normal { parts.append("priority: \(priority)") }
-        if let thumbnail { parts.append("thumbnail: \(thumbnail)") }
-        return parts.joined(separator: ", ") + ")"
+        let resource =
+            switch resource {
+            case let .url(url): url?.absoluteString ?? "nil"
+            case let .urlRequest(request): "\(request)"
+            case let .closure(id, _), let .imageClosure(id, _): id
+            }
+        return "ImageRequest(resource: \(resource), priority: \(priority), processors: \(processors), "
+            + "options: \(options), userInfo: \(userInfo))"
     }
 
     /// `true` if the image is processed (processors or a thumbnail) rather than the decoded original.
@@ -225,9 +257,5 @@ extension ImageRequest {
         /// there is no separate decompression stage to skip and the option changes nothing.
         public static let skipDecompression = Options(rawValue: 1 << 7)
 
-        /// The options that change which bytes the data stage produces (part of the data key).
-        static let dataOptions: Options = [
-            .disableDiskCacheReads, .reloadIgnoringCachedData, .returnCacheDataDontLoad, .skipDataLoadingQueue,
-        ]
     }
 }

@@ -10,9 +10,9 @@
 /// }
 /// let image = try await task.image
 /// ```
-public final class ImageTask: Hashable, Sendable, CustomStringConvertible {
-    /// A unique identifier of the task within the process.
-    public let taskId: Int64
+public final class ImageTask: Hashable, Identifiable, Sendable, CustomStringConvertible {
+    /// A unique identifier of the task within the process (unique across pipelines too).
+    public let taskId: UInt64
 
     /// The request the task serves.
     public let request: ImageRequest
@@ -22,10 +22,8 @@ public final class ImageTask: Hashable, Sendable, CustomStringConvertible {
     private let onEvent: (@Sendable (Event) -> Void)?
 
     private struct Storage {
-        var priority: ImageRequest.Priority
-        var progress = Progress(completed: 0, total: 0)
-        var result: Result<ImageResponse, ImagePipeline.Error>?
-        var waiters: [CheckedContinuation<ImageResponse, any Error>] = []
+        var status: Status
+        var waiters: [CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>] = []
         var streams: [Int: AsyncStream<Event>.Continuation] = [:]
         var nextStreamID = 0
     }
@@ -37,23 +35,24 @@ public final class ImageTask: Hashable, Sendable, CustomStringConvertible {
         }
         self.request = request
         self.core = core
-        self.storage = LockedValueBox(Storage(priority: request.priority))
+        self.storage = LockedValueBox(Storage(status: Status(priority: request.priority)))
         self.onEvent = onEvent
     }
 
-    private static let nextID = LockedValueBox<Int64>(0)
+    private static let nextID = LockedValueBox<UInt64>(0)
 
     // MARK: Priority and cancellation
 
-    /// The priority of the task. Settable at any time; the last value set wins. Shared work runs at the
-    /// highest priority of the tasks waiting for it.
+    /// The priority of the task. Settable at any time; the last value set wins (also after the task
+    /// finished, when it no longer affects any work). Shared work runs at the highest priority of the tasks
+    /// waiting for it.
     public var priority: ImageRequest.Priority {
-        get { storage.withLock { $0.priority } }
+        get { storage.withLock { $0.status.priority } }
         set {
             let changed = storage.withLock { state in
-                guard state.result == nil, state.priority != newValue else { return false }
-                state.priority = newValue
-                return true
+                guard state.status.priority != newValue else { return false }
+                state.status.priority = newValue
+                return state.status.result == nil
             }
             if changed {
                 core.mailbox.post { [core] in core.updatePriority(of: self) }
@@ -64,10 +63,43 @@ public final class ImageTask: Hashable, Sendable, CustomStringConvertible {
     /// Cancels the task: it finishes at once with ``ImagePipeline/Error/cancelled`` and the work it started is
     /// cancelled unless other tasks still need it. Idempotent; does nothing after the task finished.
     public func cancel() {
+        storage.withLock { $0.status.isCancelled = true }
         if finish(with: .failure(.cancelled)) {
+            core.statistics.withLock { $0.cancellations += 1 }
             core.mailbox.post { [core] in core.cancel(self) }
         }
     }
+
+    /// `true` once ``cancel()`` was called (directly, or by cancelling a Swift task awaiting the result).
+    ///
+    /// Cancellation is a request: it is recorded even after the task finished. ``Status/result`` says how the
+    /// task actually ended.
+    public var isCancelled: Bool { storage.withLock { $0.status.isCancelled } }
+
+    /// Everything about the task that changes while it runs, read at one point in time.
+    public var status: Status { storage.withLock { $0.status } }
+
+    /// A snapshot of a task's changing state (see ``ImageTask/status``).
+    public struct Status: Sendable {
+        /// How the task finished, or `nil` while it runs. Set before the ``Event/finished(_:)`` event is sent.
+        public internal(set) var result: Result<ImageResponse, ImagePipeline.Error>?
+        /// Whether ``ImageTask/cancel()`` was called.
+        public internal(set) var isCancelled = false
+        /// The task's priority.
+        public internal(set) var priority: ImageRequest.Priority = .normal
+        /// The download progress (zeros until the download starts and its size is known).
+        public internal(set) var progress = Progress(completed: 0, total: 0)
+
+        /// Creates the status of a task that has just started (for tests and previews of code that reads it).
+        public init() {}
+
+        init(priority: ImageRequest.Priority) {
+            self.priority = priority
+        }
+    }
+
+    /// The identity of the task object (``taskId`` is a number for logs).
+    public var id: ObjectIdentifier { ObjectIdentifier(self) }
 
     // MARK: State
 
@@ -83,7 +115,7 @@ public final class ImageTask: Hashable, Sendable, CustomStringConvertible {
 
     /// The current state.
     public var state: State {
-        switch storage.withLock({ $0.result }) {
+        switch storage.withLock({ $0.status.result }) {
         case nil: .running
         case .failure(.cancelled): .cancelled
         default: .completed
@@ -112,9 +144,9 @@ public final class ImageTask: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The latest download progress.
-    public var progress: Progress { storage.withLock { $0.progress } }
+    public var currentProgress: Progress { storage.withLock { $0.status.progress } }
 
-    var isFinished: Bool { storage.withLock { $0.result != nil } }
+    var isFinished: Bool { storage.withLock { $0.status.result != nil } }
 
     // MARK: Results
 
@@ -122,25 +154,26 @@ public final class ImageTask: Hashable, Sendable, CustomStringConvertible {
     ///
     /// Throws ``ImagePipeline/Error``; cancelling the awaiting Swift task cancels the image task.
     public var image: PlatformImage {
-        get async throws { try await response.image }
+        get async throws(ImagePipeline.Error) { try await response.image }
     }
 
     /// The response. Can be awaited any number of times, before or after the task finished.
     ///
     /// Throws ``ImagePipeline/Error``; cancelling the awaiting Swift task cancels the image task.
     public var response: ImageResponse {
-        get async throws {
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
+        get async throws(ImagePipeline.Error) {
+            let result = await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
                     let result = storage.withLock { state in
-                        if state.result == nil { state.waiters.append(continuation) }
-                        return state.result
+                        if state.status.result == nil { state.waiters.append(continuation) }
+                        return state.status.result
                     }
-                    if let result { continuation.resume(with: result) }
+                    if let result { continuation.resume(returning: result) }
                 }
             } onCancel: {
                 cancel()
             }
+            return try result.get()
         }
     }
 
@@ -158,11 +191,15 @@ public final class ImageTask: Hashable, Sendable, CustomStringConvertible {
 
     /// A new stream of the task's events from now on; ends after ``Event/finished(_:)``.
     ///
-    /// Each access makes a new stream. A stream made after the task finished replays the `finished` event.
+    /// Each access makes a new stream. A stream made after the task finished replays the `finished` event; one
+    /// made mid-download starts with the current progress. Events a slow consumer hasn't read yet are buffered.
     public var events: AsyncStream<Event> {
         AsyncStream { continuation in
             let replay = storage.withLock { state -> Result<ImageResponse, ImagePipeline.Error>? in
-                if let result = state.result { return result }
+                if let result = state.status.result { return result }
+                if state.status.progress != Progress(completed: 0, total: 0) {
+                    continuation.yield(.progress(state.status.progress))
+                }
                 state.nextStreamID += 1
                 let id = state.nextStreamID
                 state.streams[id] = continuation
@@ -178,11 +215,32 @@ public final class ImageTask: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The download progress as it changes: a view of a new ``events`` stream.
+    ///
+    /// ```swift
+    /// for await progress in task.progress { print(progress.fraction) }
+    /// ```
+    public var progress: AsyncCompactMapSequence<AsyncStream<Event>, Progress> {
+        events.compactMap {
+            if case let .progress(value) = $0 { return value }
+            return nil
+        }
+    }
+
+    /// The progressive previews as they are decoded (see
+    /// ``ImagePipeline/Configuration/isProgressiveDecodingEnabled``): a view of a new ``events`` stream.
+    public var previews: AsyncCompactMapSequence<AsyncStream<Event>, ImageResponse> {
+        events.compactMap {
+            if case let .preview(value) = $0 { return value }
+            return nil
+        }
+    }
+
     /// Delivers a non-terminal event.
     func deliver(_ event: Event) {
         let streams = storage.withLock { state -> [AsyncStream<Event>.Continuation]? in
-            guard state.result == nil else { return nil }
-            if case let .progress(progress) = event { state.progress = progress }
+            guard state.status.result == nil else { return nil }
+            if case let .progress(progress) = event { state.status.progress = progress }
             return Array(state.streams.values)
         }
         guard let streams else { return }
@@ -194,9 +252,12 @@ public final class ImageTask: Hashable, Sendable, CustomStringConvertible {
     @discardableResult
     func finish(with result: Result<ImageResponse, ImagePipeline.Error>) -> Bool {
         let taken = storage.withLock {
-            state -> ([CheckedContinuation<ImageResponse, any Error>], [AsyncStream<Event>.Continuation])? in
-            guard state.result == nil else { return nil }
-            state.result = result
+            state -> (
+                [CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>],
+                [AsyncStream<Event>.Continuation]
+            )? in
+            guard state.status.result == nil else { return nil }
+            state.status.result = result
             defer {
                 state.waiters = []
                 state.streams = [:]
@@ -205,7 +266,7 @@ public final class ImageTask: Hashable, Sendable, CustomStringConvertible {
         }
         guard let (waiters, streams) = taken else { return false }
         onEvent?(.finished(result))  // First, so a completion handler is scheduled before awaiting code resumes.
-        for waiter in waiters { waiter.resume(with: result.mapError { $0 }) }
+        for waiter in waiters { waiter.resume(returning: result) }
         for stream in streams {
             stream.yield(.finished(result))
             stream.finish()
@@ -219,5 +280,17 @@ public final class ImageTask: Hashable, Sendable, CustomStringConvertible {
 
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
-    public var description: String { "ImageTask(id: \(taskId), \(request), state: \(state))" }
+    /// `ImageTask(id: 1, priority: normal, progress: 10 / 100, state: running)`; the state is `running`,
+    /// `cancelled`, `success` or `failure(…)` — Nuke's format.
+    public var description: String {
+        let status = self.status
+        let state =
+            switch status.result {
+            case nil: status.isCancelled ? "cancelled" : "running"
+            case .success: "success"
+            case let .failure(error): "failure(\(error))"
+            }
+        return "ImageTask(id: \(taskId), priority: \(status.priority), progress: \(status.progress.completed) / "
+            + "\(status.progress.total), state: \(state))"
+    }
 }

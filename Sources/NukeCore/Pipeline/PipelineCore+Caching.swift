@@ -27,6 +27,20 @@ extension PipelineCore {
         return delegate.imageEncoder(for: context, pipeline: pipeline)
     }
 
+    /// The delegate's post-decode hook (``ImagePipeline/Delegate/decompress(response:request:pipeline:)``),
+    /// skipped for the default delegate, whose `decompress` returns the response unchanged.
+    nonisolated func decompressIfNeeded(_ response: ImageResponse) -> ImageResponse {
+        guard !(delegate is DefaultPipelineDelegate), let pipeline,
+            delegate.shouldDecompress(response: response, for: response.request, pipeline: pipeline)
+        else { return response }
+        return delegate.decompress(response: response, request: response.request, pipeline: pipeline)
+    }
+
+    nonisolated func previewPolicy(for context: ImageDecodingContext) -> ImagePipeline.PreviewPolicy {
+        guard let pipeline else { return .default(for: context.data) }
+        return delegate.previewPolicy(for: context, pipeline: pipeline)
+    }
+
     /// The disk cache key: the delegate's, or the image identity + processor identifiers + thumbnail.
     nonisolated func makeDataCacheKey(for request: ImageRequest) -> String {
         if let pipeline, let key = delegate.cacheKey(for: request, pipeline: pipeline) {
@@ -44,22 +58,46 @@ extension PipelineCore {
 
     // MARK: Memory cache
 
+    /// The memory cache key: the delegate's custom key (``ImageCacheKey/init(key:)``), or the request's.
+    nonisolated func makeImageCacheKey(for request: ImageRequest) -> ImageCacheKey {
+        if !(delegate is DefaultPipelineDelegate), let pipeline,
+            let key = delegate.cacheKey(for: request, pipeline: pipeline)
+        {
+            return ImageCacheKey(key: key)
+        }
+        return ImageCacheKey(request: request)
+    }
+
     nonisolated func cachedImage(for request: ImageRequest) -> ImageContainer? {
         guard !request.options.contains(.disableMemoryCacheReads),
             !request.options.contains(.reloadIgnoringCachedData),
             let cache = imageCache(for: request)
         else { return nil }
-        return cache[ImageCacheKey(request: request)]
+        return cache[makeImageCacheKey(for: request)]
     }
 
+    /// Stores an image (or, from the pipeline's own tasks, a preview) in the request's memory cache.
     nonisolated func storeImage(_ container: ImageContainer, for request: ImageRequest) {
-        guard !request.options.contains(.disableMemoryCacheWrites), !container.isPreview,
-            let cache = imageCache(for: request)
+        guard !request.options.contains(.disableMemoryCacheWrites), let cache = imageCache(for: request)
         else { return }
-        cache[ImageCacheKey(request: request)] = container
+        cache[makeImageCacheKey(for: request)] = container
     }
 
     // MARK: Disk cache
+
+    /// Writes data the pipeline made to the disk cache, through the delegate's
+    /// ``ImagePipeline/Delegate/willCache(data:image:for:pipeline:completion:)`` (skipped for the default
+    /// delegate, which stores the data as is).
+    nonisolated func storeData(
+        _ data: Data, image: ImageContainer?, for request: ImageRequest, key: String, in cache: any DataCaching
+    ) {
+        guard !(delegate is DefaultPipelineDelegate), let pipeline else {
+            return cache.storeData(data, for: key)
+        }
+        delegate.willCache(data: data, image: image, for: request, pipeline: pipeline) { data in
+            if let data { cache.storeData(data, for: key) }
+        }
+    }
 
     /// The disk cache to read for `request`, unless its options forbid reading.
     nonisolated func readableDataCache(for request: ImageRequest) -> (any DataCaching)? {

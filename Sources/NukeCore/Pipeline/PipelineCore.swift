@@ -11,6 +11,7 @@ final class PipelineCore {
     nonisolated let resumableData: ResumableDataStorage
     nonisolated let pendingEncodes = WorkCounter()
     nonisolated let decodingBacklog: ByteBudget
+    nonisolated let statistics = LockedValueBox(ImagePipeline.Statistics())
     private nonisolated let pipelineReference = LockedValueBox(WeakPipeline())
 
     private let loadImageTasks: TaskPool<LoadKey, TaskLoadImage>
@@ -35,9 +36,11 @@ final class PipelineCore {
         self.resumableData = ResumableDataStorage(costLimit: configuration.resumableDataCostLimit)
         self.decodingBacklog = ByteBudget(limit: configuration.decodingBacklogLimit)
         let coalescing = configuration.isTaskCoalescingEnabled
-        loadImageTasks = TaskPool(isCoalescingEnabled: coalescing)
-        originalImageTasks = TaskPool(isCoalescingEnabled: coalescing)
-        originalDataTasks = TaskPool(isCoalescingEnabled: coalescing)
+        let statistics = self.statistics
+        let onJoin: @Sendable () -> Void = { statistics.withLock { $0.coalescedJoins += 1 } }
+        loadImageTasks = TaskPool(isCoalescingEnabled: coalescing, onJoin: onJoin)
+        originalImageTasks = TaskPool(isCoalescingEnabled: coalescing, onJoin: onJoin)
+        originalDataTasks = TaskPool(isCoalescingEnabled: coalescing, onJoin: onJoin)
         let mailbox = self.mailbox
         rateLimiter =
             configuration.isRateLimiterEnabled
@@ -90,12 +93,18 @@ final class PipelineCore {
                 if task.finish(with: .success(response)) { didFinish(task, with: .success(response)) }
             } else {
                 task.deliver(.preview(response))
-                if let pipeline { delegate.imageTask(task, didReceivePreview: response, pipeline: pipeline) }
+                if let pipeline {
+                    delegate.imageTask(task, didReceivePreview: response, pipeline: pipeline)
+                    delegate.imageTask(task, didReceiveEvent: .preview(response), pipeline: pipeline)
+                }
             }
         case let .progress(value):
             let progress = ImageTask.Progress(completed: value.completed, total: value.total)
             task.deliver(.progress(progress))
-            if let pipeline { delegate.imageTask(task, didUpdateProgress: progress, pipeline: pipeline) }
+            if let pipeline {
+                delegate.imageTask(task, didUpdateProgress: progress, pipeline: pipeline)
+                delegate.imageTask(task, didReceiveEvent: .progress(progress), pipeline: pipeline)
+            }
         case let .error(error):
             activeTasks[id] = nil
             if task.finish(with: .failure(error)) { didFinish(task, with: .failure(error)) }
@@ -103,7 +112,9 @@ final class PipelineCore {
     }
 
     private func didFinish(_ task: ImageTask, with result: Result<ImageResponse, ImagePipeline.Error>) {
-        if let pipeline { delegate.imageTask(task, didCompleteWithResult: result, pipeline: pipeline) }
+        guard let pipeline else { return }
+        delegate.imageTask(task, didCompleteWithResult: result, pipeline: pipeline)
+        delegate.imageTask(task, didReceiveEvent: .finished(result), pipeline: pipeline)
     }
 
     /// Tells the delegate about a new task.

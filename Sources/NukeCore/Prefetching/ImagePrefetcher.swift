@@ -94,7 +94,9 @@ public final class ImagePrefetcher: Sendable {
         set { queue.isSuspended = newValue }
     }
 
-    /// Called (on an arbitrary thread) each time the last outstanding prefetch finishes.
+    /// Called (on an arbitrary thread) each time the last outstanding prefetch finishes, and at the end of a
+    /// ``startPrefetching(with:)-([ImageRequest])`` call that leaves nothing outstanding (every image was
+    /// already in the memory cache, say), so a caller waiting for it is never left waiting.
     public var didComplete: (@Sendable () -> Void)? {
         get { state.withLock { $0.didComplete } }
         set { state.withLock { $0.didComplete = newValue } }
@@ -131,6 +133,8 @@ public final class ImagePrefetcher: Sendable {
             }
             if isStopped { operation.cancel() }
         }
+        let didComplete = state.withLock { $0.entries.isEmpty ? $0.didComplete : nil }
+        didComplete?()
     }
 
     private func start(_ request: ImageRequest, key: PrefetchKey, entry: Entry, operation: TaskQueue.Operation) {

@@ -14,7 +14,7 @@ enum DataSource: Sendable {
         case let .url(url?): self = .urlRequest(URLRequest(url: url))
         case let .urlRequest(urlRequest) where urlRequest.url != nil: self = .urlRequest(urlRequest)
         case let .closure(_, closure): self = .closure(closure)
-        case .url(nil), .urlRequest: return nil
+        case .url(nil), .urlRequest, .imageClosure: return nil
         }
     }
 
@@ -49,6 +49,7 @@ struct DataLoadStarter: Sendable {
             operation?.finish()
             return
         }
+        core.statistics.withLock { $0.dataLoadsStarted += 1 }
         let mailbox = core.mailbox
         let didReceiveData = self.didReceiveData
         let completion = self.completion
@@ -75,7 +76,8 @@ struct DataLoadStarter: Sendable {
                 let onResumableData = self.onResumableData
                 mailbox.post { onResumableData(resumable) }
             }
-            let isLocal = LocalDataLoader.canLoad(urlRequest.url)
+            let isLocal =
+                core.configuration.isLocalResourcesSupportEnabled && LocalDataLoader.canLoad(urlRequest.url)
             let loader = isLocal ? LocalDataLoader() : core.dataLoader(for: request)
             let begin: @Sendable (URLRequest) -> Void = { [load] urlRequest in
                 let cancellable = loader.loadData(

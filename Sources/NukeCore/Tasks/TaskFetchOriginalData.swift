@@ -57,6 +57,7 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse> {
         guard !isDisposed else { return }
         operation = nil
         if let data, !data.isEmpty {
+            core.statistics.withLock { $0.diskCacheHits += 1 }
             send(value: DataResponse(data: data, urlResponse: nil, cacheType: .disk), isCompleted: true)
         } else {
             loadIfAllowed(source)
@@ -134,6 +135,7 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse> {
             return fail(.dataDownloadExceededMaximumSize)
         }
         data.append(chunk)
+        core.statistics.withLock { $0.bytesLoaded += Int64(chunk.count) }
         let completed = Int64(data.count)
         if expectedLength > 0, completed > expectedLength {
             expectedLength = completed  // The server sent more than it announced.
@@ -197,7 +199,8 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse> {
             return
         }
         // `storeData` returns at once by contract (a cache stages writes), so a following read sees the data.
-        cache.storeData(data, for: core.makeDataCacheKey(for: request.withoutProcessing))
+        let original = request.withoutProcessing
+        core.storeData(data, image: nil, for: original, key: core.makeDataCacheKey(for: original), in: cache)
     }
 }
 

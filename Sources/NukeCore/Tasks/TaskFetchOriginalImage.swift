@@ -11,6 +11,8 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
     private var previewOperation: TaskQueue.Operation?
     private var lastPreviewTime: Double?
     private var isRetryingWithoutDiskCache = false
+    /// Set once the embedded thumbnail was shown (policy `.thumbnail`): no more previews.
+    private var isThumbnailPreviewDone = false
     /// The downloaded bytes this task holds for its decode, counted against the decoding backlog.
     private var backlogTicket: ByteBudget.Ticket?
 
@@ -31,7 +33,30 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
     }
 
     override func start() {
+        if case let .imageClosure(_, image) = request.resource {
+            return runImageClosure(image)
+        }
         fetchData(for: request)
+    }
+
+    /// Gets the image from a request's image closure (``ImageRequest/init(id:image:processors:priority:options:userInfo:)``)
+    /// on the decoding queue, in place of loading and decoding.
+    private func runImageClosure(_ image: @escaping @Sendable () async throws -> ImageContainer) {
+        let mailbox = core.mailbox
+        let request = self.request
+        operation = core.configuration.imageDecodingQueue.add(priority: priority) { [weak self] operation in
+            Task.detached(priority: .userInitiated) {
+                guard !operation.isCancelled else { return }
+                let result: Result<ImageResponse, ImagePipeline.Error>
+                do {
+                    result = .success(ImageResponse(container: try await image(), request: request))
+                } catch {
+                    result = .failure(.dataLoadingFailed(error: error))
+                }
+                operation.finish()
+                mailbox.post { self?.didDecodeFinal(result, cacheType: nil) }
+            }
+        }
     }
 
     private func fetchData(for request: ImageRequest) {
@@ -70,15 +95,28 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
             return
         }
         let mailbox = core.mailbox
+        let core = self.core
         let ticket = core.decodingBacklog.take(response.data.count)
         backlogTicket = ticket
-        operation = core.configuration.imageDecodingQueue.add(priority: priority) { [weak self] operation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                guard !operation.isCancelled else { return ticket.release() }
-                let result = decode(context, with: decoder)
-                ticket.release()
-                operation.finish()
-                mailbox.post { self?.didDecodeFinal(result, cacheType: context.cacheType) }
+        let finish: @Sendable (TaskQueue.Operation, Result<ImageResponse, ImagePipeline.Error>) -> Void = {
+            [weak self] operation, result in
+            core.statistics.withLock { $0.decodes += 1 }
+            let result = result.map { core.decompressIfNeeded($0) }
+            ticket.release()
+            operation.finish()
+            mailbox.post { self?.didDecodeFinal(result, cacheType: context.cacheType) }
+        }
+        operation = core.configuration.imageDecodingQueue.add(priority: priority) { operation in
+            if let decoder = decoder as? any AsyncImageDecoding {
+                Task.detached(priority: .userInitiated) {
+                    guard !operation.isCancelled else { return ticket.release() }
+                    finish(operation, await decode(context, with: decoder))
+                }
+            } else {
+                DispatchQueue.global(qos: .userInitiated).async {
+                    guard !operation.isCancelled else { return ticket.release() }
+                    finish(operation, decode(context, with: decoder))
+                }
             }
         }
     }
@@ -107,23 +145,40 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
     }
 
     private func decodePreview(_ response: DataResponse) {
-        guard core.configuration.isProgressiveDecodingEnabled, previewOperation == nil, operation == nil else {
+        guard core.configuration.isProgressiveDecodingEnabled, !isThumbnailPreviewDone, previewOperation == nil,
+            operation == nil
+        else {
             return  // Back-pressure: a decode is already running.
         }
         let now = RateLimiter.monotonicSeconds()
         if let lastPreviewTime, now - lastPreviewTime < core.configuration.progressiveDecodingInterval {
             return
         }
-        let context = ImageDecodingContext(
+        var context = ImageDecodingContext(
             request: request, data: response.data, isCompleted: false, urlResponse: response.urlResponse)
-        guard let decoder = decoder(for: context) else { return }  // Maybe later, with more data.
+        context.previewPolicy = core.previewPolicy(for: context)
+        let preview: @Sendable () -> ImageContainer?
+        switch context.previewPolicy {
+        case .disabled:
+            return
+        case .thumbnail:
+            guard let thumbnail = JPEGScan.exifThumbnail(context.data) else { return }  // Not arrived yet.
+            isThumbnailPreviewDone = true
+            let thumbnailContext = ImageDecodingContext(request: request, data: thumbnail)
+            guard let decoder = core.decoder(for: thumbnailContext) else { return }
+            preview = { try? decoder.decode(thumbnail) }
+        case .incremental:
+            guard let decoder = decoder(for: context) else { return }  // Maybe later, with more data.
+            let data = context.data
+            preview = { decoder.decodePartiallyDownloadedData(data) }
+        }
         lastPreviewTime = now  // Throttle attempts, not only successes: a decoder may yield nothing.
         let mailbox = core.mailbox
         let request = self.request
         previewOperation = core.configuration.imageDecodingQueue.add(priority: priority) { [weak self] operation in
             DispatchQueue.global(qos: .userInitiated).async {
                 guard !operation.isCancelled else { return }
-                var container = decoder.decodePartiallyDownloadedData(context.data)
+                var container = preview()
                 container?.isPreview = true
                 operation.finish()
                 mailbox.post { self?.didDecodePreview(container, request: request, operation: operation) }
@@ -139,31 +194,47 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
     }
 }
 
-/// Decodes complete data, applying the request's scale.
+/// Decodes complete data, applying the request's scale and thumbnail.
 private func decode(
     _ context: ImageDecodingContext,
     with decoder: any ImageDecoding
 ) -> Result<ImageResponse, ImagePipeline.Error> {
     do {
-        var container = try decoder.decode(context.data)
-        if let scale = context.request.scale, scale > 0, container.image.scale == 1 {
-            container.image.scale = Double(scale)
-        }
-        if let thumbnail = context.request.thumbnail {
-            // Codecs that scale while decoding get close (JPEG's DCT scaling) or exact (WebP, SVG); the rest
-            // decode the full image. Either way the thumbnail ends up exactly the size the options ask for.
-            container.image = try thumbnail.makeThumbnail(from: container.image, scale: context.request.scale)
-        }
-        if container.type == nil {
-            container.type = context.type
-        }
-        let response = ImageResponse(
-            container: container, request: context.request, urlResponse: context.urlResponse,
-            cacheType: context.cacheType)
-        return .success(response)
+        return .success(try makeResponse(try decoder.decode(context.data), context: context))
     } catch {
         return .failure(.decodingFailed(decoder: decoder, context: context, error: error))
     }
+}
+
+/// Decodes complete data with an asynchronous decoder.
+private func decode(
+    _ context: ImageDecodingContext,
+    with decoder: any AsyncImageDecoding
+) async -> Result<ImageResponse, ImagePipeline.Error> {
+    do {
+        return .success(try makeResponse(try await decoder.decode(context.data), context: context))
+    } catch {
+        return .failure(.decodingFailed(decoder: decoder, context: context, error: error))
+    }
+}
+
+/// The response of a decoded image: the request's scale applied, thumbnail options enforced, the type filled in.
+private func makeResponse(_ decoded: ImageContainer, context: ImageDecodingContext) throws -> ImageResponse {
+    var container = decoded
+    if let scale = context.request.scale, scale > 0, container.image.scale == 1 {
+        container.image.scale = Double(scale)
+    }
+    if let thumbnail = context.request.thumbnail {
+        // Codecs that scale while decoding get close (JPEG's DCT scaling) or exact (WebP, SVG); the rest
+        // decode the full image. Either way the thumbnail ends up exactly the size the options ask for.
+        container.image = try thumbnail.makeThumbnail(from: container.image, scale: context.request.scale)
+    }
+    if container.type == nil {
+        container.type = context.type
+    }
+    return ImageResponse(
+        container: container, request: context.request, urlResponse: context.urlResponse,
+        cacheType: context.cacheType)
 }
 
 /// Decodes data from the disk cache off the actor; `nil` when there's no decoder or decoding fails.

@@ -16,7 +16,10 @@ struct DataKey: Hashable, Sendable {
 
     init(_ request: ImageRequest) {
         imageID = request.imageID
-        options = request.options.intersection(ImageRequest.Options.dataOptions)
+        // Cache options don't split the download (Nuke's behaviour): a request that reloads joins a load that
+        // is under way. Only `returnCacheDataDontLoad` does, so a request that may load never waits on one
+        // that may not.
+        options = request.options.intersection(.returnCacheDataDontLoad)
         if case let .urlRequest(urlRequest) = request.resource {
             cachePolicy = urlRequest.cachePolicy.rawValue
             method = urlRequest.httpMethod.flatMap { $0.uppercased() == "GET" ? nil : $0 }
@@ -62,10 +65,13 @@ struct LoadKey: Hashable {
 @ImagePipelineActor
 final class TaskPool<Key: Hashable, Task: PoolableTask> {
     private let isCoalescingEnabled: Bool
+    private let onJoin: @Sendable () -> Void
     private var tasks: [Key: Task] = [:]
 
-    nonisolated init(isCoalescingEnabled: Bool) {
+    /// - Parameter onJoin: Called each time a caller gets a task that was already live.
+    nonisolated init(isCoalescingEnabled: Bool, onJoin: @escaping @Sendable () -> Void = {}) {
         self.isCoalescingEnabled = isCoalescingEnabled
+        self.onJoin = onJoin
     }
 
     /// The number of live shared tasks.
@@ -78,6 +84,7 @@ final class TaskPool<Key: Hashable, Task: PoolableTask> {
         }
         let key = key()
         if let task = tasks[key] {
+            onJoin()
             return task
         }
         let task = make()

@@ -27,8 +27,12 @@ final class TaskLoadImage: PipelineTask<ImageResponse> {
 
     override func start() {
         if let container = core.cachedImage(for: request) {
-            send(value: ImageResponse(container: container, request: request, cacheType: .memory), isCompleted: true)
-            return
+            core.statistics.withLock { $0.memoryCacheHits += 1 }
+            let response = ImageResponse(container: container, request: request, cacheType: .memory)
+            guard container.isPreview else {
+                return send(value: response, isCompleted: true)
+            }
+            send(value: response, isCompleted: false)  // A stored preview: show it and load the image.
         }
         // Encoded images are stored under their own key only when processing changes the image.
         guard request.isProcessed, let cache = core.readableDataCache(for: request)
@@ -50,12 +54,15 @@ final class TaskLoadImage: PipelineTask<ImageResponse> {
         guard !isDisposed else { return }
         operation = nil
         guard let data, !data.isEmpty else { return fetchImage() }
+        core.statistics.withLock { $0.diskCacheHits += 1 }
         let context = ImageDecodingContext(request: request, data: data, isCompleted: true, cacheType: .disk)
         guard let decoder = core.decoder(for: context) else { return fetchImage() }
         let mailbox = core.mailbox
+        let statistics = core.statistics
         operation = core.configuration.imageDecodingQueue.add(priority: priority) { [weak self] operation in
             DispatchQueue.global(qos: .userInitiated).async {
                 guard !operation.isCancelled else { return }
+                statistics.withLock { $0.decodes += 1 }
                 let response = decodeCachedData(context, with: decoder)
                 operation.finish()
                 mailbox.post { self?.didDecodeCachedData(response) }
@@ -67,7 +74,7 @@ final class TaskLoadImage: PipelineTask<ImageResponse> {
         guard !isDisposed else { return }
         operation = nil
         if let response {
-            didProduce(response, isCompleted: true)
+            didProduce(response, isCompleted: true, isOwnDiskEntry: true)
         } else {
             fetchImage()  // Unreadable cached data: load it again.
         }
@@ -106,9 +113,11 @@ final class TaskLoadImage: PipelineTask<ImageResponse> {
         }
         let request = self.request
         let mailbox = core.mailbox
+        let statistics = core.statistics
         let operation = core.configuration.imageProcessingQueue.add(priority: priority) { [weak self] operation in
             DispatchQueue.global(qos: .userInitiated).async {
                 guard !operation.isCancelled else { return }
+                if isCompleted { statistics.withLock { $0.processes += 1 } }
                 let result = process(response, with: processor, request: request, isCompleted: isCompleted)
                 operation.finish()
                 mailbox.post { self?.didProcess(result, isCompleted: isCompleted, operation: operation) }
@@ -139,17 +148,26 @@ final class TaskLoadImage: PipelineTask<ImageResponse> {
         }
     }
 
-    private func didProduce(_ response: ImageResponse, isCompleted: Bool) {
-        if isCompleted, hasDirectSubscriber, response.cacheType != .memory {
-            core.storeImage(response.container, for: request)
-            storeEncodedImageIfNeeded(response)
+    /// Sends an image this task made (decoded, processed, or read from its own disk cache entry when
+    /// `isOwnDiskEntry`), storing it in the caches a task that asked for it should fill.
+    private func didProduce(_ response: ImageResponse, isCompleted: Bool, isOwnDiskEntry: Bool = false) {
+        if hasDirectSubscriber {
+            if isCompleted {
+                core.storeImage(response.container, for: request)
+                if !isOwnDiskEntry { storeEncodedImageIfNeeded(response) }
+            } else if core.configuration.isStoringPreviewsInMemoryCache {
+                core.storeImage(response.container, for: request)
+            }
         }
         send(value: response, isCompleted: isCompleted)
     }
 
     /// Encodes and stores the image in the disk cache when the policy asks for encoded images.
     private func storeEncodedImageIfNeeded(_ response: ImageResponse) {
-        guard response.cacheType == nil, !response.container.isPreview, !request.isLocalResource,
+        // Data read from the disk cache is already there; a local resource's processed images are stored
+        // (as in Nuke), its unprocessed image never is.
+        guard response.cacheType != .disk, !response.container.isPreview,
+            !request.isLocalResource || request.isProcessed,
             !request.options.contains(.disableDiskCacheWrites),
             let cache = core.dataCache(for: request)
         else { return }
@@ -167,11 +185,13 @@ final class TaskLoadImage: PipelineTask<ImageResponse> {
         let key = core.makeDataCacheKey(for: request)
         let container = response.container
         let encodes = core.pendingEncodes
+        let core = self.core
+        let request = self.request
         encodes.begin()
         core.configuration.imageEncodingQueue.add(priority: priority) { operation in
             DispatchQueue.global(qos: .utility).async {
                 if let data = encoder.encode(container, context: context), !data.isEmpty {
-                    cache.storeData(data, for: key)
+                    core.storeData(data, image: container, for: request, key: key, in: cache)
                 }
                 operation.finish()
                 encodes.end()
@@ -191,11 +211,12 @@ private func process(
     do {
         var container = try processor.process(response.container, context: context)
         container.isPreview = !isCompleted
-        // A cached intermediate image doesn't make the processed image a memory cache hit.
-        let cacheType = response.cacheType == .memory ? nil : response.cacheType
+        // An image made from a cached one reports that cache (Nuke's behaviour): `.memory` when the original or
+        // an intermediate image came from the memory cache.
         return .success(
             ImageResponse(
-                container: container, request: request, urlResponse: response.urlResponse, cacheType: cacheType))
+                container: container, request: request, urlResponse: response.urlResponse,
+                cacheType: response.cacheType))
     } catch {
         return .failure(.processingFailed(processor: processor, context: context, error: error))
     }

@@ -104,6 +104,6 @@ private struct SolidImageDecoder: ImageDecoding {
         }
         #expect(error.caseName == "processingFailed")
         #expect(error.underlyingError as? ImageProcessingError == .invalidTargetSize(width: 0, height: 0))
-        #expect(error.description.contains("resize"))
+        #expect(error.description.contains("Resize"))
     }
 }

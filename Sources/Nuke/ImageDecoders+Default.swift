@@ -1,0 +1,55 @@
+public import Foundation
+public import NukeCore
+
+extension ImageDecoders {
+    /// Decodes every format the workspace has a codec for — PNG, JPEG, WebP and SVG — choosing the codec from
+    /// the data (and, for SVG, the URL or `Content-Type`). Nuke's catch-all decoder, on this workspace's
+    /// codecs.
+    ///
+    /// One instance serves one image: it keeps the codec it chose (and that codec's progressive state) between
+    /// previews and the final decode. Safe to use from any thread.
+    public final class Default: ImageDecoding, Sendable {
+        private let codec: LockedValueBox<(any ImageDecoding)?>
+
+        /// Creates a decoder that picks the codec from the first data it is given.
+        public init() {
+            codec = LockedValueBox(nil)
+        }
+
+        /// Creates a decoder for the image in `context`, or returns `nil` if no codec handles it.
+        public init?(context: ImageDecodingContext) {
+            guard let codec = Default.codec(for: context) else { return nil }
+            self.codec = LockedValueBox(codec)
+        }
+
+        /// `true`, as for every decoder here: decodes run on the decoding queue.
+        public var isAsynchronous: Bool { true }
+
+        /// Decodes `data` with the chosen codec; throws ``ImageDecodingError/unknown`` if no codec handles it.
+        public func decode(_ data: Data) throws -> ImageContainer {
+            guard let codec = codec(for: data) else { throw ImageDecodingError.unknown }
+            return try codec.decode(data)
+        }
+
+        /// A preview from partially downloaded data, if the chosen codec can make one.
+        public func decodePartiallyDownloadedData(_ data: Data) -> ImageContainer? {
+            codec(for: data)?.decodePartiallyDownloadedData(data)
+        }
+
+        private func codec(for data: Data) -> (any ImageDecoding)? {
+            codec.withLock { codec in
+                if codec == nil {
+                    codec = Default.codec(for: ImageDecodingContext(request: ImageRequest(url: nil), data: data))
+                }
+                return codec
+            }
+        }
+
+        private static func codec(for context: ImageDecodingContext) -> (any ImageDecoding)? {
+            if let decoder = ImageDecoders.PNG(context: context) { return decoder }
+            if let decoder = ImageDecoders.JPEG(context: context) { return decoder }
+            if let decoder = ImageDecoders.WebP(context: context) { return decoder }
+            return ImageDecoders.SVG(context: context)
+        }
+    }
+}

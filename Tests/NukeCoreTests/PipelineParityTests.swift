@@ -9,7 +9,7 @@ import Testing
 #endif
 
 /// Behaviour that follows Nuke's own expectations (cases where this workspace once differed).
-@Suite struct NukeParityTests {
+@Suite struct PipelineParityTests {
     @Test func cacheOptionsDontSplitTheDownload() async throws {
         // Given two requests for one URL, one of them reloading
         let fixture = PipelineFixture()

@@ -11,15 +11,18 @@ extension DataCache {
         }
     }
 
-    /// The data stored for `key`, or `nil`.
+    /// The data stored for `key`, or `nil` (always for a key that is not cached: see ``filename(for:)``).
     ///
     /// Sees staged changes first; otherwise reads the entry file and verifies its length, key and checksum. A
-    /// damaged or expired entry is a miss and its file is removed in the background. A hit moves the entry
+    /// damaged or expired entry is a miss and its file is removed in the background; so is another key's file at a
+    /// default name, while at a custom name (two keys sharing it, see ``FilenameGenerator``) it is a miss and stays.
+    /// A hit moves the entry
     /// to the front of the least-recently-used order. Blocks on file I/O, never on other cache work.
     public func cachedData(for key: String) -> Data? {
         let key = DataCache.canonicalKey(key)
         let now = clock()
-        guard let digest = KeyDigest(key: key) else { return recordMiss() }
+        guard let name = entryName(forCanonicalKey: key) else { return recordMiss() }
+        let digest = name.digest
         let (staged, knownSize) = state.withLock { ($0.staging.lookup(key), $0.index[digest]?.size) }
         switch staged {
         case .data(let data, let expiry):
@@ -31,10 +34,11 @@ extension DataCache {
         case .notStaged:
             break
         }
-        switch EntryFile.read(at: layout.entryPath(digest), key: key, expectedSize: knownSize.map { Int($0) }) {
+        let expectedSize = knownSize.map { EntryFile.fileSize(keyCount: key.utf8.count, payloadCount: Int($0)) }
+        switch EntryFile.read(at: layout.entryPath(name.fileName), key: key, expectedSize: expectedSize) {
         case .hit(let data, let expiry, let identity):
             guard expiry == 0 || expiry > now else {
-                if let identity { scheduleRemoval(of: digest, ifStill: identity, isDamaged: false) }
+                if let identity { scheduleRemoval(of: name, ifStill: identity, isDamaged: false) }
                 return recordMiss()
             }
             let shouldSchedule = state.withLock { state in
@@ -49,12 +53,14 @@ extension DataCache {
             return data
         case .missing:
             if state.withLock({ $0.index[digest] != nil }) {
-                scheduleRemoval(of: digest, ifStill: nil, isDamaged: false)
+                scheduleRemoval(of: name, ifStill: nil, isDamaged: false)
             }
             return recordMiss()
-        case .damaged(let identity):
+        case .otherKey(let identity) where name.isDefault, .damaged(let identity):
             state.withLock { $0.statistics.damagedEntryCount += 1 }
-            scheduleRemoval(of: digest, ifStill: identity, isDamaged: true)
+            scheduleRemoval(of: name, ifStill: identity, isDamaged: true)
+            return recordMiss()
+        case .otherKey:
             return recordMiss()
         case .failed(let error):
             state.withLock { $0.lastError = error }
@@ -67,21 +73,23 @@ extension DataCache {
     /// a read finds out.
     public func containsData(for key: String) -> Bool {
         let key = DataCache.canonicalKey(key)
+        guard let name = entryName(forCanonicalKey: key) else { return false }
         let now = clock()
         switch state.withLock({ $0.staging.lookup(key) }) {
         case .data(_, let expiry): return expiry == 0 || expiry > now
         case .removed: return false
         case .notStaged: break
         }
-        guard let digest = KeyDigest(key: key),
-            let status = try? FileSystem.status(layout.entryPath(digest)),
-            !FileSystem.isDirectory(status)
+        guard let status = try? FileSystem.status(layout.entryPath(name.fileName)), !FileSystem.isDirectory(status)
         else { return false }
-        return state.withLock { !($0.index[digest]?.isExpired(at: now) ?? false) }
+        return state.withLock { !($0.index[name.digest]?.isExpired(at: now) ?? false) }
     }
 
     /// Stages `data` for `key`, replacing any earlier value, and returns immediately; a background queue
     /// writes it. Reads see it at once.
+    ///
+    /// Does nothing for a key that is not cached: the empty key, or one the ``FilenameGenerator`` gives no valid
+    /// name.
     ///
     /// Returns only after writing to disk itself when staged changes would go over ``stagingLimit``.
     public func storeData(_ data: Data, for key: String) {
@@ -91,8 +99,8 @@ extension DataCache {
     /// Stages `data` for `key` with a time to live: after `ttl` seconds reads miss and sweeps remove it.
     /// `nil` keeps it until evicted; a `ttl` of zero or less removes the key instead. Returns immediately.
     ///
-    /// Data whose entry file would be larger than ``sizeLimit`` is not stored (and any earlier value is
-    /// removed), since keeping it would evict everything else.
+    /// Data larger than ``sizeLimit`` is not stored (and any earlier value is removed), since keeping it would
+    /// evict everything else. Does nothing for a key that is not cached (see ``storeData(_:for:)``).
     public func storeData(_ data: Data, for key: String, ttl: TimeInterval?) {
         let expiry: Int64
         switch ttl {
@@ -103,15 +111,17 @@ extension DataCache {
             return
         }
         let key = DataCache.canonicalKey(key)
-        let fileSize = EntryFile.fileSize(keyCount: key.utf8.count, payloadCount: data.count)
-        let isTooLarge = fileSize > state.withLock { $0.sizeLimit }
+        guard entryName(forCanonicalKey: key) != nil else { return }
+        let isTooLarge = data.count > state.withLock { $0.sizeLimit }
         stage(isTooLarge ? .remove : .write(data, expiry: expiry), for: key)
     }
 
     /// Stages the removal of `key`'s data and returns immediately (unless ``stagingLimit`` is reached, as for
     /// ``storeData(_:for:)``). Reads miss at once.
     public func removeData(for key: String) {
-        stage(.remove, for: DataCache.canonicalKey(key))
+        let key = DataCache.canonicalKey(key)
+        guard entryName(forCanonicalKey: key) != nil else { return }
+        stage(.remove, for: key)
     }
 
     /// Stages the removal of every entry in the directory (including those written by other instances) and

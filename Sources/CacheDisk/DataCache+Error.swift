@@ -22,6 +22,9 @@ extension DataCache {
         case notADirectory(path: String)
         /// A file-system call failed: `operation` (e.g. `"mkdir"`), the path, and the `errno` it set.
         case fileSystem(operation: String, path: String, errno: Int32)
+        /// The ``DataCache/FilenameGenerator`` named `key`'s file `filename`, which could leave the cache directory
+        /// or is not a valid file name (see there); the key is not cached.
+        case invalidFilename(key: String, filename: String)
 
         public var description: String {
             switch self {
@@ -35,6 +38,10 @@ extension DataCache {
                 "DataCache: \(path) exists but is not a directory"
             case .fileSystem(let operation, let path, let code):
                 "DataCache: \(operation) \(path) failed: \(String(cString: strerror(code))) (errno \(code))"
+            case .invalidFilename(let key, let filename):
+                "DataCache: the filename generator named key \"\(key)\" \"\(filename)\", which is not a single file name "
+                    + "in the cache directory (empty, over 255 bytes, or containing \"/\", NUL or a leading \".\"); "
+                    + "the key is not cached"
             }
         }
     }

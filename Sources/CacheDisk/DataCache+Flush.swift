@@ -23,13 +23,16 @@ extension DataCache {
     ///
     /// Trimming also happens on its own after a flush goes over the limit; call this to force it.
     public func sweep() {
-        queue.sync {
-            performFlush(for: nil)
-            recordingFailure {
-                try withDirectoryLock {
-                    try reconcileWithDirectory(rebuild: false)
-                    try trim(expiredOnly: !isOverLimit)
-                }
+        queue.sync { performSweep() }
+    }
+
+    /// The body of ``sweep()``. Runs on `queue`.
+    func performSweep() {
+        performFlush(for: nil)
+        recordingFailure {
+            try withDirectoryLock {
+                try reconcileWithDirectory(rebuild: false)
+                try trim(expiredOnly: !isOverLimit)
             }
         }
     }
@@ -73,20 +76,20 @@ extension DataCache {
         }
     }
 
-    /// Removes the entry file of `digest` in the background if it is still the file that was read
-    /// (`identity`), or, with `nil`, forgets the entry if its file is still missing.
-    func scheduleRemoval(of digest: KeyDigest, ifStill identity: FileIdentity?, isDamaged: Bool) {
+    /// Removes the entry file `name` in the background if it is still the file that was read (`identity`), or,
+    /// with `nil`, forgets the entry if its file is still missing.
+    func scheduleRemoval(of name: EntryName, ifStill identity: FileIdentity?, isDamaged: Bool) {
         queue.async {
             self.recordingFailure {
                 try self.withDirectoryLock {
-                    let path = self.layout.entryPath(digest)
-                    let current = try FileSystem.status(path)
+                    let digest = name.digest
+                    let current = try FileSystem.status(self.layout.entryPath(name.fileName))
                     if let identity {
                         guard let current, FileIdentity(current) == identity else { return }
-                        try FileSystem.removeFile(path)
                     } else if current != nil {
                         return
                     }
+                    try self.removeEntryFile(name.fileName)
                     let entry = self.state.withLock { $0.index[digest] }
                     try self.commit([JournalRecord(kind: .remove, digest: digest)])
                     if !isDamaged, identity != nil, let entry {
@@ -104,7 +107,8 @@ extension DataCache {
 
     /// A staged change prepared for the directory lock: a complete temporary file, or a removal.
     private struct PreparedChange {
-        var digest: KeyDigest
+        var name: EntryName
+        var digest: KeyDigest { name.digest }
         var temporaryPath: String?
         var size: Int64
         var expiry: Int64
@@ -129,17 +133,17 @@ extension DataCache {
         var changes: [PreparedChange] = []
         var failedWrites = 0
         for (key, item) in batch.items {
-            guard let digest = KeyDigest(key: key) else { continue }
+            guard let name = entryName(forCanonicalKey: key) else { continue }
             switch item.change {
             case .remove:
-                changes.append(PreparedChange(digest: digest, temporaryPath: nil, size: 0, expiry: 0, written: 0))
+                changes.append(PreparedChange(name: name, temporaryPath: nil, size: 0, expiry: 0, written: 0))
             case .write(let data, let expiry):
                 let written = state.withLock { $0.timestamp(clock()) }
                 do {
-                    let (path, size) = try writeTemporaryFile(key: key, data: data, expiry: expiry, written: written)
+                    let path = try writeTemporaryFile(key: key, data: data, expiry: expiry, written: written)
                     changes.append(
                         PreparedChange(
-                            digest: digest, temporaryPath: path, size: Int64(size), expiry: expiry, written: written))
+                            name: name, temporaryPath: path, size: Int64(data.count), expiry: expiry, written: written))
                 } catch {
                     failedWrites += 1
                     recordFailure(error)
@@ -162,7 +166,7 @@ extension DataCache {
                 // Remove files before logging their removal, log additions before renaming: a crash in between
                 // leaves a logged entry without a file (harmless), never a file the log doesn't know.
                 for change in changes where change.temporaryPath == nil {
-                    try FileSystem.removeFile(layout.entryPath(change.digest))
+                    try removeEntryFile(change.name.fileName)
                     records.append(JournalRecord(kind: .remove, digest: change.digest))
                 }
                 for change in changes where change.temporaryPath != nil {
@@ -180,7 +184,9 @@ extension DataCache {
                 for change in changes {
                     guard let temporaryPath = change.temporaryPath else { continue }
                     do {
-                        try FileSystem.renameFile(temporaryPath, layout.entryPath(change.digest))
+                        // The copy made for `url(for:)` goes first: it must never outlive the data it copies.
+                        try FileSystem.removeFile(layout.exportPath(change.name.fileName))
+                        try FileSystem.renameFile(temporaryPath, layout.entryPath(change.name.fileName))
                         bytesWritten += Int(change.size)
                         writeCount += 1
                         settledWrites += 1
@@ -214,17 +220,23 @@ extension DataCache {
     }
 
     /// Writes a complete entry file to the temporary directory; recreates the directories once if they vanished.
-    private func writeTemporaryFile(
-        key: String, data: Data, expiry: Int64, written: Int64
-    ) throws(Error) -> (path: String, size: Int) {
+    private func writeTemporaryFile(key: String, data: Data, expiry: Int64, written: Int64) throws(Error) -> String {
         let path = disk.makeTemporaryPath()
         do {
-            return (path, try EntryFile.write(to: path, key: key, payload: data, expiry: expiry, written: written))
+            _ = try EntryFile.write(to: path, key: key, payload: data, expiry: expiry, written: written)
         } catch {
             guard case .fileSystem(_, _, let code) = error, code == ENOENT else { throw error }
             try layout.createDirectories()
-            return (path, try EntryFile.write(to: path, key: key, payload: data, expiry: expiry, written: written))
+            _ = try EntryFile.write(to: path, key: key, payload: data, expiry: expiry, written: written)
         }
+        return path
+    }
+
+    /// Removes the entry file `fileName` and, first, the copy of its data made for ``url(for:)``, so that no copy
+    /// outlives its entry. Call with the directory lock held.
+    func removeEntryFile(_ fileName: String) throws {
+        try FileSystem.removeFile(layout.exportPath(fileName))
+        try FileSystem.removeFile(layout.entryPath(fileName))
     }
 
     /// Runs `body`; a thrown error becomes ``lastError``.

@@ -66,9 +66,10 @@ extension DataCache {
     }
 
     /// Makes the index match the entry files in the directory: forgets entries whose file is gone, adds files it
-    /// doesn't know (reading their headers; access time = modification time) and removes files that are not
-    /// intact entries. With `rebuild`, starts from an empty index and writes a new journal. Call with the
-    /// directory lock held.
+    /// doesn't know (reading their headers; access time = modification time), removes files with default
+    /// (hexadecimal) names that are not intact entries, and removes ``url(for:)`` copies whose entry is gone.
+    /// Files with other names are entries only if their header is an entry's; otherwise they are left alone. With
+    /// `rebuild`, starts from an empty index and writes a new journal. Call with the directory lock held.
     func reconcileWithDirectory(rebuild: Bool) throws {
         if rebuild { state.withLock { $0.index.removeAll() } }
         let known = state.withLock { $0.index.entries }
@@ -76,22 +77,32 @@ extension DataCache {
         var present = Set<KeyDigest>()
         present.reserveCapacity(names.count)
         var records: [JournalRecord] = []
-        for name in names {
-            guard let digest = KeyDigest(fileName: name) else { continue }
-            present.insert(digest)
-            guard known[digest] == nil else { continue }
-            let path = layout.root + "/" + name
+        for fileName in names {
+            guard let name = EntryName(fileName: fileName) else { continue }
+            let digest = name.digest
+            if known[digest] != nil {
+                present.insert(digest)
+                if !name.isDefault { state.withLock { $0.customNames[digest] = fileName } }
+                continue
+            }
+            let path = layout.entryPath(fileName)
             if let (header, status) = EntryFile.readHeader(at: path) {
+                present.insert(digest)
+                if !name.isDefault { state.withLock { $0.customNames[digest] = fileName } }
                 records.append(
                     JournalRecord(
-                        kind: .add, digest: digest, size: Int64(header.fileSize),
+                        kind: .add, digest: digest, size: Int64(header.payloadLength),
                         time: FileSystem.modificationNanoseconds(status), expiry: header.expiry))
-            } else if let status = try FileSystem.status(path), !FileSystem.isDirectory(status) {
-                try FileSystem.removeFile(path)
+            } else if name.isDefault, let status = try FileSystem.status(path), !FileSystem.isDirectory(status) {
+                try removeEntryFile(fileName)
             }
         }
         for digest in known.keys where !present.contains(digest) {
             records.append(JournalRecord(kind: .remove, digest: digest))
+        }
+        for fileName in try FileSystem.contentsOfDirectory(layout.exports) ?? [] {
+            if let name = EntryName(fileName: fileName), present.contains(name.digest) { continue }
+            try FileSystem.removeFile(layout.exportPath(fileName))
         }
         if rebuild {
             state.withLock { state in
@@ -116,7 +127,7 @@ extension DataCache {
         var records: [JournalRecord] = []
         var bytes = 0
         for victim in victims {
-            try FileSystem.removeFile(layout.entryPath(victim.digest))
+            if let name = try entryName(for: victim.digest) { try removeEntryFile(name.fileName) }
             records.append(JournalRecord(kind: .remove, digest: victim.digest))
             bytes += Int(victim.entry.size)
         }
@@ -127,11 +138,19 @@ extension DataCache {
         }
     }
 
-    /// Removes every entry file in the directory. Call with the directory lock held.
+    /// Removes every entry file in the directory (files with default names, and files with other names that
+    /// the index knows or whose header is an entry's) and every ``url(for:)`` copy. Call with the directory lock
+    /// held.
     func removeAllEntryFiles() throws {
-        for name in try FileSystem.contentsOfDirectory(layout.root) ?? [] where KeyDigest(fileName: name) != nil {
-            let path = layout.root + "/" + name
-            if let status = try FileSystem.status(path), !FileSystem.isDirectory(status) {
+        for fileName in try FileSystem.contentsOfDirectory(layout.exports) ?? [] {
+            try FileSystem.removeFile(layout.exportPath(fileName))
+        }
+        let known = state.withLock { $0.index.entries }
+        for fileName in try FileSystem.contentsOfDirectory(layout.root) ?? [] {
+            guard let name = EntryName(fileName: fileName) else { continue }
+            let path = layout.entryPath(fileName)
+            guard let status = try FileSystem.status(path), !FileSystem.isDirectory(status) else { continue }
+            if name.isDefault || known[name.digest] != nil || EntryFile.readHeader(at: path) != nil {
                 try FileSystem.removeFile(path)
             }
         }

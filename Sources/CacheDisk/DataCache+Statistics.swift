@@ -1,8 +1,8 @@
 extension DataCache {
     /// Counts of what one ``DataCache`` instance did since it was created.
     ///
-    /// A snapshot: read ``DataCache/statistics`` again for newer numbers. Byte counts are entry file sizes
-    /// (payload plus a small header holding the key).
+    /// A snapshot: read ``DataCache/statistics`` again for newer numbers. Byte counts are bytes of stored data,
+    /// like ``DataCache/totalSize`` (the entry files' headers and keys are not counted).
     public struct Statistics: Sendable, Equatable {
         /// ``DataCache/cachedData(for:)`` calls that returned data (staged or from disk).
         public var hitCount = 0
@@ -10,11 +10,11 @@ extension DataCache {
         public var missCount = 0
         /// Entries written to disk.
         public var writeCount = 0
-        /// Bytes written to disk in entry files.
+        /// Bytes of data written to disk in entry files.
         public var bytesWritten = 0
         /// Entries removed to stay under ``DataCache/sizeLimit`` or because they expired.
         public var evictionCount = 0
-        /// Bytes of the entries counted by ``evictionCount``.
+        /// Bytes of data of the entries counted by ``evictionCount``.
         public var bytesEvicted = 0
         /// Torn, corrupted or mismatched entry files that a read detected (and removed).
         public var damagedEntryCount = 0

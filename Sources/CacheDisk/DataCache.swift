@@ -20,16 +20,19 @@ public import NukeCore
 /// bounded and no write is dropped.
 ///
 /// ## Size
-/// After a flush pushes ``totalSize`` over ``sizeLimit``, the cache removes expired entries and then the least
-/// recently used ones (by the order of reads and writes the cache records itself, not file access times) until
-/// the total is at most 70 % of the limit.
+/// ``totalSize`` and ``sizeLimit`` count the bytes of stored data, as in Nuke. After a flush pushes ``totalSize``
+/// over ``sizeLimit``, the cache removes expired entries and then the least recently used ones (by the order of
+/// reads and writes the cache records itself, not file access times) until the total is at most 70 % of the
+/// limit. Every ``sweepInterval`` seconds (while ``isSweepEnabled``) a background ``sweep()`` also removes expired
+/// entries and files that vanished. ``totalAllocatedSize`` is what the files really occupy on disk.
 ///
 /// ## Integrity
-/// A file name is the SHA-256 of its key, so keys never share an entry or escape the directory. Keys that are
-/// equal as Swift `String`s (canonically equivalent Unicode) are the same key: they are normalized to NFC. Each file
-/// records its key, its length and a checksum; a read returns only an intact entry for the requested key. A
-/// torn, corrupted or mismatched file is a miss and is removed. Entries are not `fsync`ed: after a power
-/// loss, recent entries may be lost, never returned wrong.
+/// By default a file name is the SHA-256 of its key, so keys never share an entry or escape the directory (see
+/// ``FilenameGenerator`` for custom names). Keys that are equal as Swift `String`s (canonically equivalent Unicode)
+/// are the same key: they are normalized to NFC. The empty key is never stored. Each file records its key, its
+/// length and a checksum; a read returns only an intact entry for the requested key. A torn or corrupted file is a
+/// miss and is removed; another key's file is a miss. Entries are not `fsync`ed: after a power loss, recent
+/// entries may be lost, never returned wrong. ``url(for:)`` hands out a verified exact copy of an entry's data.
 ///
 /// ## Sharing a directory
 /// Any number of instances, in any number of processes, can use the same directory. Changes to the set of
@@ -56,10 +59,20 @@ public final class DataCache: DataCaching, Sendable {
     /// The cache directory.
     public let path: URL
 
+    /// The serial queue the cache's disk work runs on: background and explicit flushes, sweeps (periodic and
+    /// explicit), trims after ``sizeLimit`` changes, removals of damaged or expired entries, recording reads, and
+    /// making the files of ``url(for:)``.
+    ///
+    /// Blocks submitted to it run after the work already queued (`queue.async { … }` is a way to wait for the
+    /// background writes scheduled so far without forcing a flush). Keep such blocks short, and never call
+    /// ``flush()``, ``sweep()``, ``url(for:)``, ``totalSize``, ``totalCount`` or ``totalAllocatedSize`` from one:
+    /// they wait on this queue and would deadlock.
+    public let queue: DispatchQueue
+
+    /// Makes the name of each key's file; see ``FilenameGenerator``.
+    let filenameGenerator: FilenameGenerator
     let layout: DirectoryLayout
     let state: LockedValueBox<State>
-    /// Serialises disk work: flushes, sweeps, removals of damaged entries. ``disk`` is used only on it.
-    let queue: DispatchQueue
     let disk: Disk
     /// The wall clock in nanoseconds since 1970; injectable for expiry tests.
     let clock: @Sendable () -> Int64
@@ -78,6 +91,15 @@ public final class DataCache: DataCaching, Sendable {
         var statistics = Statistics()
         var lastError: Error?
         var lastTimestamp: Int64 = 0
+        /// Entry file names other than the default (hexadecimal) ones, by digest, for finding the file of an
+        /// entry known only from the journal.
+        var customNames: [KeyDigest: String] = [:]
+        var sweepInterval: TimeInterval = DataCache.defaultSweepInterval
+        var isSweepEnabled = true
+        /// Bumped when the sweep schedule changes: a scheduled sweep of an older generation does nothing.
+        var sweepGeneration = 0
+        /// Periodic sweeps run so far (a test hook).
+        var periodicSweepCount = 0
 
         /// The wall clock, made strictly increasing so accesses within this instance are totally ordered.
         mutating func timestamp(_ now: Int64) -> Int64 {
@@ -89,35 +111,52 @@ public final class DataCache: DataCaching, Sendable {
     /// Opens (creating it if needed) a cache in a directory called `name` in the user's cache directory:
     /// `$XDG_CACHE_HOME/name` if `XDG_CACHE_HOME` is an absolute path, else `~/.cache/name`.
     ///
+    /// - Parameter filenameGenerator: names each key's file; the default is ``filename(for:)``, the SHA-256 of the
+    ///   key. See ``FilenameGenerator``.
     /// - Throws: ``Error/invalidName(_:)`` unless `name` is a single path component; otherwise as
-    ///   ``init(path:)``.
-    public convenience init(name: String) throws {
-        try self.init(path: DataCache.directory(forName: name, environment: ProcessInfo.processInfo.environment))
+    ///   ``init(path:filenameGenerator:)``.
+    public convenience init(
+        name: String, filenameGenerator: @escaping FilenameGenerator = DataCache.filename(for:)
+    ) throws {
+        try self.init(
+            path: DataCache.directory(forName: name, environment: ProcessInfo.processInfo.environment),
+            filenameGenerator: filenameGenerator)
     }
 
-    /// Opens (creating it if needed) a cache in the directory at `path`, and loads its index.
+    /// Opens (creating it if needed) a cache in the directory at `path`, loads its index, and schedules the
+    /// periodic sweep (see ``sweepInterval``).
     ///
-    /// Other instances, in this or other processes, may use the same directory at the same time.
+    /// Other instances, in this or other processes, may use the same directory at the same time; they should use
+    /// the same `filenameGenerator`.
     ///
+    /// - Parameter filenameGenerator: names each key's file; the default is ``filename(for:)``, the SHA-256 of the
+    ///   key. See ``FilenameGenerator``.
     /// - Throws: ``Error/notAFileURL(_:)``, ``Error/notADirectory(path:)`` if a file is in the way, or
     ///   ``Error/fileSystem(operation:path:errno:)`` if the directory cannot be created, locked or read.
-    public convenience init(path: URL) throws {
-        try self.init(path: path, clock: FileSystem.wallClockNanoseconds)
+    public convenience init(
+        path: URL, filenameGenerator: @escaping FilenameGenerator = DataCache.filename(for:)
+    ) throws {
+        try self.init(path: path, filenameGenerator: filenameGenerator, clock: FileSystem.wallClockNanoseconds)
     }
 
-    init(path: URL, clock: @escaping @Sendable () -> Int64) throws {
+    init(
+        path: URL, filenameGenerator: @escaping FilenameGenerator = DataCache.filename(for:),
+        clock: @escaping @Sendable () -> Int64
+    ) throws {
         guard path.isFileURL else { throw Error.notAFileURL(path) }
         let standardized = path.standardizedFileURL
         var root = standardized.path
         while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
         self.path = standardized
         self.clock = clock
+        self.filenameGenerator = filenameGenerator
         layout = DirectoryLayout(root: root)
         state = LockedValueBox(State())
         queue = DispatchQueue(label: "Nuke.DataCache", qos: .utility)
         disk = Disk(layout: layout)
         try layout.createDirectories()
         try queue.sync { try self.open() }
+        scheduleSweep()
     }
 
     static func directory(forName name: String, environment: [String: String]) throws -> URL {
@@ -137,10 +176,13 @@ public final class DataCache: DataCaching, Sendable {
 
     // MARK: Limits and totals
 
-    /// The size the cache trims itself under, in bytes of entry files (default ``defaultSizeLimit``).
+    /// The size the cache trims itself under, in bytes of stored data like ``totalSize`` (default
+    /// ``defaultSizeLimit``).
     ///
     /// When a flush leaves ``totalSize`` above it, the cache evicts down to 70 % of it. Lowering it schedules
-    /// a trim. An entry whose file alone would exceed it is not stored.
+    /// a trim. Data larger than the limit on its own is not stored. The files take a little more room than the
+    /// data (a 64-byte header and the key each, plus block rounding, plus ``url(for:)``'s copies): see
+    /// ``totalAllocatedSize``.
     public var sizeLimit: Int {
         get { state.withLock { $0.sizeLimit } }
         set {
@@ -164,9 +206,11 @@ public final class DataCache: DataCaching, Sendable {
         set { state.withLock { $0.stagingLimit = max(0, newValue) } }
     }
 
-    /// The total size of the entry files in the directory, in bytes, as of the last flush by any instance.
+    /// The total size of the data stored in the directory, in bytes (the sum of the stored `Data` counts, without
+    /// the entry files' headers), as of the last flush by any instance.
     ///
-    /// Brings the index up to date with the shared journal first; staged writes are not counted.
+    /// Brings the index up to date with the shared journal first; staged writes are not counted. Blocks while
+    /// ``queue`` finishes the work queued before it.
     public var totalSize: Int {
         synchronizedIndex { Int($0.totalSize) }
     }

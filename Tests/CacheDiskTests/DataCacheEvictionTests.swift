@@ -8,8 +8,8 @@ import Testing
 @Suite struct DataCacheEvictionTests {
     let directory = TemporaryDirectory()
     let cache: DataCache
-    /// The file size of each test entry ("k0" … "k99" with 10 000-byte payloads).
-    let entrySize = EntryFile.fileSize(keyCount: 2, payloadCount: 10_000)
+    /// The size each test entry counts for in `totalSize`: its data ("k0" … "k99" with 10 000-byte payloads).
+    let entrySize = 10_000
 
     init() throws {
         cache = try directory.makeCache()
@@ -71,7 +71,7 @@ import Testing
         let window = 3
         cache.sizeLimit = limit
         let payloadSize = 100_000
-        let entrySize = EntryFile.fileSize(keyCount: 4, payloadCount: payloadSize)
+        let entrySize = payloadSize
 
         // When 3 MB are written in a loop, flushing every `window` writes
         for index in 0..<(3 * limit / payloadSize) {
@@ -140,10 +140,10 @@ import Testing
         #expect(cache.totalSize == 2 * entrySize)
     }
 
-    /// The sum of the entry files' sizes, measured on disk.
+    /// The sum of the data lengths recorded in the entry files' headers on disk (what `totalSize` counts).
     private func bytesOnDisk() -> Int {
         cache.entryFiles.reduce(0) { total, url in
-            total + ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0)
+            total + (EntryFile.readHeader(at: url.path)?.0.payloadLength ?? 0)
         }
     }
 

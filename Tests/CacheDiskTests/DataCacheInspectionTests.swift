@@ -88,28 +88,84 @@ import Testing
         #expect(cache.totalCount == 1)
     }
 
-    @Test func totalSize() {
+    @Test func totalSizeIsTheSumOfTheDataLengths() {
         #expect(cache.totalSize == 0)
 
+        // When
         cache["1"] = Data("1".utf8)
+        cache["longer key"] = Data(count: 1_000)
+        cache["empty"] = Data()
         cache.flush()
 
-        #expect(cache.totalSize == EntryFile.fileSize(keyCount: 1, payloadCount: 1))
-        #expect(cache.totalSize == (try? Data(contentsOf: cache.entryURL(for: "1")).count))
+        // Then the headers and keys in the files are not counted
+        #expect(cache.totalSize == 1 + 1_000)
+        #expect(cache.entryFiles.count == 3)
+        let fileBytes = cache.entryFiles.reduce(0) { $0 + ((try? Data(contentsOf: $1).count) ?? 0) }
+        #expect(fileBytes > cache.totalSize)
+
+        // When one is replaced and one removed
+        cache["1"] = Data(count: 10)
+        cache["longer key"] = nil
+        cache.flush()
+
+        // Then
+        #expect(cache.totalSize == 10)
+    }
+
+    @Test func totalSizeIsRebuiltFromTheFilesAsDataLengths() throws {
+        // Given entries, and a journal that is lost
+        cache["a"] = Data(count: 500)
+        cache["bb"] = Data(count: 70)
+        cache.flush()
+        try FileManager.default.removeItem(at: cache.path.appendingPathComponent(".datacache/journal"))
+
+        // When
+        let reopened = try directory.makeCache()
+
+        // Then
+        #expect(reopened.totalSize == 570)
+        #expect(reopened.totalCount == 2)
+    }
+
+    @Test func sizeLimitBoundsTheDataBytes() {
+        // Given a limit that fits exactly ten 1 000-byte values but not their files
+        cache.sizeLimit = 10_000
+
+        // When
+        for index in 0..<10 {
+            cache["key\(index)"] = Data(count: 1_000)
+        }
+        cache.flush()
+
+        // Then nothing is evicted
+        #expect(cache.totalSize == 10_000)
+        #expect(cache.totalCount == 10)
+        #expect(cache.statistics.evictionCount == 0)
     }
 
     // MARK: Keys and sizes
 
-    @Test func emptyKey() {
+    @Test func emptyKeyIsNeverStored() {
         // When
         cache[""] = blob
 
-        // Then
-        #expect(cache[""] == blob)
+        // Then, as in Nuke, the store does nothing and reads miss
+        #expect(cache[""] == nil)
+        #expect(!cache.containsData(for: ""))
         cache.flush()
-        #expect(cache[""] == blob)
-        #expect(cache.containsData(for: ""))
-        #expect(cache.entryFiles == [cache.entryURL(for: "")])
+        #expect(cache[""] == nil)
+        #expect(cache.entryFiles.isEmpty)
+        #expect(cache.url(for: "") == nil)
+        #expect(cache.filename(for: "") == nil)
+        #expect(DataCache.filename(for: "") == nil)
+        #expect(cache.statistics.missCount == 2)
+        #expect(cache.lastError == nil)
+
+        // And removing it is harmless
+        cache[""] = nil
+        cache.removeData(for: "")
+        cache.flush()
+        #expect(cache.totalCount == 0)
     }
 
     @Test func canonicallyEquivalentKeysAreOneEntry() throws {
@@ -150,7 +206,7 @@ import Testing
 
         // Then
         #expect(cache["large"] == large)
-        #expect(cache.totalSize == EntryFile.fileSize(keyCount: 5, payloadCount: large.count))
+        #expect(cache.totalSize == large.count)
     }
 
     @Test func entryLargerThanTheLimitIsNotStored() {

@@ -10,7 +10,7 @@ import Testing
     @Test func countsHitsMissesWritesAndEvictions() throws {
         // Given
         let cache = try directory.makeCache()
-        let size = EntryFile.fileSize(keyCount: 1, payloadCount: 1_000)
+        let size = 1_000
         cache.sizeLimit = size * 3
 
         // When

@@ -1,10 +1,10 @@
-/// What a cache knows about the entry files in its directory: size, expiry and last access of each, and the
-/// total size. A pure value; ``DataCache`` keeps it behind its lock and feeds it journal records.
+/// What a cache knows about the entry files in its directory: data size, expiry and last access of each, and the
+/// total data size. A pure value; ``DataCache`` keeps it behind its lock and feeds it journal records.
 ///
 /// The index is a hint for eviction and statistics, never for reads: a read always opens and verifies the file.
 struct CacheIndex {
     struct Entry: Equatable {
-        /// File size in bytes.
+        /// Size of the entry's data in bytes (what ``DataCache/totalSize`` adds up), without the file's header.
         var size: Int64
         /// Last write or read, nanoseconds since 1970.
         var accessTime: Int64

@@ -8,16 +8,20 @@
 
 /// Where a cache keeps its files.
 ///
-/// - `<root>/<64 hex digits>`: one file per entry, named by the SHA-256 of its key;
+/// - `<root>/<name>`: one file per entry, named by the cache's filename generator (by default the 64 hexadecimal
+///   digits of the SHA-256 of its key; see ``EntryName``);
 /// - `<root>/.datacache/lock`: `flock(2)`ed by whoever changes the set of entries or the journal;
 /// - `<root>/.datacache/journal`: the shared log of changes (``Journal``);
-/// - `<root>/.datacache/tmp/`: files being written, renamed into place when complete.
+/// - `<root>/.datacache/tmp/`: files being written, renamed into place when complete;
+/// - `<root>/.datacache/files/<name>`: exact copies of entries' data handed out by `DataCache.url(for:)`, each
+///   removed before its entry is replaced or removed.
 ///
 /// Other names in `<root>` are left alone.
 struct DirectoryLayout: Sendable {
     let root: String
     let meta: String
     let temporary: String
+    let exports: String
     let lock: String
     let journal: String
 
@@ -25,12 +29,18 @@ struct DirectoryLayout: Sendable {
         self.root = root
         meta = root + "/.datacache"
         temporary = meta + "/tmp"
+        exports = meta + "/files"
         lock = meta + "/lock"
         journal = meta + "/journal"
     }
 
-    func entryPath(_ digest: KeyDigest) -> String {
-        root + "/" + digest.fileName
+    func entryPath(_ fileName: String) -> String {
+        root + "/" + fileName
+    }
+
+    /// Where `DataCache.url(for:)` puts the exact copy of the data of the entry called `fileName`.
+    func exportPath(_ fileName: String) -> String {
+        exports + "/" + fileName
     }
 
     /// Creates the root, metadata and temporary directories where missing.
@@ -42,6 +52,7 @@ struct DirectoryLayout: Sendable {
         }
         try FileSystem.makeDirectory(meta)
         try FileSystem.makeDirectory(temporary)
+        try FileSystem.makeDirectory(exports)
     }
 
     /// Removes temporary files left by processes that died while writing, and any older than an hour.

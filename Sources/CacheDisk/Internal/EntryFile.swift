@@ -24,13 +24,14 @@ import Foundation
 /// | 64 | key length | the key, UTF-8 |
 /// | 64 + key length | payload length | the payload |
 ///
-/// A file whose size, magic, key or checksum does not match is damaged: it is never returned.
+/// A file whose size, magic or checksum does not match is damaged, and one that holds another key is not this
+/// key's entry: neither is ever returned.
 enum EntryFile {
     static let headerSize = 64
     private static let magic: UInt64 = 0x0100_4344_454B_554E  // "NUKEDC", 0, 1 read as little-endian
 
     /// The fields of a header that was read and checked against the file size.
-    struct Header {
+    struct Header: Equatable {
         var keyLength: Int
         var payloadLength: Int
         var expiry: Int64
@@ -43,7 +44,10 @@ enum EntryFile {
         case hit(Data, expiry: Int64, FileIdentity?)
         /// No file at the path.
         case missing
-        /// The file is torn, corrupted or belongs to another key.
+        /// The file is intact but holds another key's entry: with a custom filename generator, two keys that share
+        /// a name; with the default names, a file put there by something else.
+        case otherKey(FileIdentity)
+        /// The file is torn or corrupted.
         case damaged(FileIdentity)
         /// The file could not be read (`EACCES`, `EIO`, …).
         case failed(DataCache.Error)
@@ -148,11 +152,11 @@ enum EntryFile {
             base.deallocate()
             return .failed(error)
         }
-        guard count == size,
-            let header = verify(UnsafeRawBufferPointer(start: base, count: size), key: key)
-        else {
+        let verification = count == size ? verify(UnsafeRawBufferPointer(start: base, count: size), key: key) : nil
+        guard case .intact(let header) = verification else {
             base.deallocate()
-            return nil
+            guard verification == .otherKey, let status = try? FileSystem.status(fd: fd, path: path) else { return nil }
+            return .otherKey(FileIdentity(status))
         }
         // The identity is only needed to remove the file once it expires.
         let identity = header.expiry == 0 ? nil : (try? FileSystem.status(fd: fd, path: path)).map(FileIdentity.init)
@@ -182,21 +186,46 @@ enum EntryFile {
         return (header, status)
     }
 
-    /// The header of a complete file image, if its magic, lengths, key and checksum are all right.
-    private static func verify(_ bytes: UnsafeRawBufferPointer, key: String) -> Header? {
-        guard let header = parseHeader(bytes), header.fileSize == bytes.count else { return nil }
+    /// Reads the header and key of the file at `path`; the header if the file is `key`'s entry by its header, key
+    /// and size (the checksum of the data is not verified). `nil` if it is missing, someone else's or damaged.
+    static func readHeader(at path: String, key: String) -> Header? {
+        guard let fd = try? FileSystem.openFile(path, O_RDONLY) else { return nil }
+        defer { close(fd) }
+        guard let status = try? FileSystem.status(fd: fd, path: path) else { return nil }
+        var key = key
+        return key.withUTF8 { utf8 -> Header? in
+            let count = headerSize + utf8.count
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
+            defer { buffer.deallocate() }
+            guard (try? FileSystem.readFully(fd, into: buffer, at: 0, path: path)) == count,
+                let header = parseHeader(UnsafeRawBufferPointer(buffer)),
+                header.fileSize == Int(status.st_size), header.keyLength == utf8.count,
+                utf8.isEmpty || memcmp(utf8.baseAddress!, buffer.baseAddress! + headerSize, utf8.count) == 0
+            else { return nil }
+            return header
+        }
+    }
+
+    private enum Verification: Equatable {
+        case intact(Header)
+        case otherKey
+        case damaged
+    }
+
+    /// Whether a complete file image is intact (magic, lengths and checksum) and holds `key`.
+    private static func verify(_ bytes: UnsafeRawBufferPointer, key: String) -> Verification {
+        guard let header = parseHeader(bytes), header.fileSize == bytes.count else { return .damaged }
+        let checksum = Checksum.xxh3_128(UnsafeRawBufferPointer(rebasing: bytes[24...]))
+        guard UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) == checksum.low,
+            UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self)) == checksum.high
+        else { return .damaged }
         var key = key
         let keyMatches = key.withUTF8 { utf8 in
             utf8.count == header.keyLength
                 && (utf8.isEmpty
                     || memcmp(utf8.baseAddress!, bytes.baseAddress! + headerSize, header.keyLength) == 0)
         }
-        guard keyMatches else { return nil }
-        let checksum = Checksum.xxh3_128(UnsafeRawBufferPointer(rebasing: bytes[24...]))
-        guard UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) == checksum.low,
-            UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self)) == checksum.high
-        else { return nil }
-        return header
+        return keyMatches ? .intact(header) : .otherKey
     }
 
     private static func parseHeader(_ bytes: UnsafeRawBufferPointer) -> Header? {

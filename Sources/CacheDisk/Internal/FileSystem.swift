@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import Foundation
 
 /// The device and inode of a file: tells whether a path still names the file that was opened.
 struct FileIdentity: Equatable, Sendable {
@@ -48,6 +49,38 @@ enum FileSystem {
 
     static func isDirectory(_ status: stat) -> Bool {
         (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    static func isRegularFile(_ status: stat) -> Bool {
+        (status.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// The bytes the file occupies on disk: its allocated blocks (`st_blocks` counts 512-byte units).
+    static func allocatedSize(_ status: stat) -> Int {
+        Int(status.st_blocks) * 512
+    }
+
+    /// Creates a file at `path` (which must not exist) holding exactly `data`; removes it again if writing fails.
+    static func writeNewFile(_ path: String, _ data: Data) throws(DataCache.Error) {
+        let fd = try openFile(path, O_WRONLY | O_CREAT | O_EXCL)
+        let failure = data.withUnsafeBytes { bytes -> DataCache.Error? in
+            do throws(DataCache.Error) {
+                if bytes.count > 0 { try writeAll(fd, bytes, path: path) }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure {
+            close(fd)
+            unlink(path)
+            throw failure
+        }
+        guard close(fd) == 0 else {
+            let failure = error("close", path)
+            unlink(path)
+            throw failure
+        }
     }
 
     /// Creates the directory unless one is already there.

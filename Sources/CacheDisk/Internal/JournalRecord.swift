@@ -13,7 +13,7 @@ struct JournalRecord: Equatable {
 
     var kind: Kind
     var digest: KeyDigest
-    /// The entry's file size in bytes (``Kind/add`` only).
+    /// The size of the entry's data in bytes, without the file's header and key (``Kind/add`` only).
     var size: Int64 = 0
     /// When the entry was written or read, nanoseconds since 1970.
     var time: Int64 = 0

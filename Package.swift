@@ -49,7 +49,9 @@ let package = Package(
         .testTarget(
             name: "DecoderWebPTests", dependencies: ["DecoderWebP", "NukeCore", "NukeTestKit"],
             resources: [.copy("Fixtures")]),
-        .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        // No pkgConfig: librsvg's flags include -pthread (from GLib's gmodule), which SwiftPM prohibits in a
+        // dependency and warned about in every package using this one; CRSVG/shim.h declares what DecoderSVG calls.
+        .systemLibrary(name: "CRSVG", providers: [.apt(["librsvg2-dev"])]),
         .target(name: "DecoderSVG", dependencies: ["NukeCore", "CRSVG"]),
         .testTarget(name: "DecoderSVGTests", dependencies: ["DecoderSVG", "NukeCore", "NukeTestKit"]),
         .testTarget(

@@ -2,6 +2,9 @@ import Foundation
 
 /// The `nuke` tool: its commands and the top-level help.
 enum CLI {
+    /// The tool's version, printed by `nuke --version`.
+    static let version = "0.1.0"
+
     static let commands: [(name: String, summary: String)] = [
         ("fetch", FetchCommand.summary),
         ("info", InfoCommand.summary),
@@ -18,6 +21,10 @@ enum CLI {
 
             COMMANDS:
             \(list.joined(separator: "\n"))
+
+            OPTIONS:
+              --version   Print the version.
+              -h, --help  Show this help.
 
             Run `nuke COMMAND --help` for a command's options.
             """
@@ -38,15 +45,27 @@ enum CLI {
         case "-h", "--help", "help":
             Console.shared.print(help)
             return ExitCode.success
+        case "--version":
+            Console.shared.print("nuke \(version)")
+            return ExitCode.success
         default:
-            Console.shared.error("error: unknown command '\(name)'\n\n\(help)")
+            let what = name.hasPrefix("-") ? "option" : "command"
+            Console.shared.error("nuke: unknown \(what) '\(name)'\n\n\(help)")
             return ExitCode.usage
         }
     }
 
     /// Prints a usage error with the command's help; returns ``ExitCode/usage``.
     static func usageFailure(_ error: any Error, help: String) -> Int32 {
-        Console.shared.error("error: \(error)\n\n\(help)")
+        Console.shared.error("nuke: \(error)\n\n\(help)")
         return ExitCode.usage
+    }
+
+    /// Prints `nuke: ` and the error's sentence (see ``CommandError``) on standard error; returns
+    /// ``ExitCode/failure``.
+    static func failure(_ error: any Error) -> Int32 {
+        Console.shared.clearProgress()
+        Console.shared.error("nuke: \(error)")
+        return ExitCode.failure
     }
 }

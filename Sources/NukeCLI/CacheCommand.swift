@@ -16,7 +16,9 @@ enum CacheCommand {
 
         OPTIONS:
           --cache-dir DIR   The cache directory, as given to `nuke fetch --cache-dir`. Required: the commands never
-                            pick a directory on their own. It must exist.
+                            pick a directory on their own. It must be an existing cache (a directory holding the
+                            .datacache/ that `nuke fetch --cache-dir` or a DataCache creates); for any other
+                            directory, or a missing one, the command creates nothing, says so and exits with 1.
           -h, --help        Show this help.
         """
 
@@ -38,13 +40,8 @@ enum CacheCommand {
         } catch {
             return CLI.usageFailure(error, help: help)
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            Console.shared.error("error: \(directory): no such cache directory")
-            return ExitCode.failure
-        }
         do {
-            let cache = try PipelineFactory.openCache(at: directory)
+            let cache = try PipelineFactory.openCache(at: CacheDirectory.existing(directory).path)
             let console = Console.shared
             if subcommand == "clear" {
                 let count = cache.totalCount
@@ -66,9 +63,10 @@ enum CacheCommand {
                             + "\(statistics.evictionCount) evictions, \(statistics.damagedEntryCount) damaged"))
             }
             return ExitCode.success
+        } catch let error as CommandError {
+            return CLI.failure(error)
         } catch {
-            Console.shared.error("error: \(directory): \(error)")
-            return ExitCode.failure
+            return CLI.failure(CommandError("cannot open the disk cache at \(directory): \(error)"))
         }
     }
 }

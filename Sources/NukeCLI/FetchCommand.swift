@@ -15,14 +15,17 @@ enum FetchCommand {
         or paths of local files.
 
         OPTIONS:
-          --resize WxH        Resize to W×H pixels (Wx or xH constrain one side). Never upscales.
+          --resize WxH        Resize to W×H pixels (Wx or xH constrain one side). Never upscales a raster image
+                              (PNG, JPEG, WebP): one already smaller is kept at its size. An SVG is a vector
+                              image, so it is drawn at the requested size, larger than its own if need be.
           --fit               Fit inside W×H (the default).
           --fill              Cover W×H; one side may be longer.
           --crop              Cover W×H and crop the overflow around the centre: exactly W×H (implies --fill).
           --blur R            Gaussian blur with radius R pixels, after resizing.
           --format F          png (default, lossless), jpeg or webp (quality 0.85).
-          -o, --output DIR    Write the images into DIR (created if needed). Without it, images are loaded and
-                              processed but not written.
+          -o, --output DIR    Write the images into DIR (created if needed; checked before anything is loaded).
+                              Without it, images are loaded and processed but not written. An animated WebP is
+                              written as its first frame, with a warning naming the input.
           --cache-dir DIR     Use a disk cache in DIR (created if needed; see `nuke cache`). Without it there is
                               no disk cache: only this run's memory cache.
           --loader L          curl (default; HTTP/2, connection reuse) or urlsession (Foundation).
@@ -34,10 +37,11 @@ enum FetchCommand {
         8 hex digits of the 64-bit FNV-1a hash of the absolute URL, and EXT png, jpg or webp. The same URL always
         gets the same name; repeated inputs are written once.
 
-        OUTPUT: one line per input on stdout ("ok INPUT -> FILE (W×H, source)"), failures on stderr ("error:
-        INPUT: cause"), then a summary: requests, downloads, bytes, decodes, cache hits, errors and wall time. A
-        progress bar is drawn on stderr when it is a terminal. The exit status is 1 if any input failed, 64 for
-        a wrong command line.
+        OUTPUT: one line per input on stdout ("ok INPUT -> FILE (W×H, source)"), failures and warnings on stderr
+        ("error: INPUT: cause", "warning: INPUT: …"), then a summary: requests, downloads, bytes, decodes, cache
+        hits, errors and wall time. A progress bar is drawn on stderr when it is a terminal. The exit status is 1
+        if any input failed or DIR can't be written ("nuke: cannot write to DIR: reason"), 64 for a wrong command
+        line.
         """
 
     static func run(_ arguments: [String]) async -> Int32 {
@@ -55,8 +59,7 @@ enum FetchCommand {
         do {
             return try await FetchRun(options: options).run()
         } catch {
-            Console.shared.error("error: \(error)")
-            return ExitCode.failure
+            return CLI.failure(error)
         }
     }
 }

@@ -13,14 +13,20 @@ struct FetchRun {
 
     /// The outcome of one input.
     private enum Outcome {
-        case loaded(ImageResponse, written: URL?)
+        case loaded(ImageResponse, written: URL?, warning: String? = nil)
         case failed(String)
     }
 
     func run() async throws -> Int32 {
         let start = monotonicSeconds()
-        let dataCache = try options.cacheDirectory.map(PipelineFactory.openCache)
-        let directory = try options.outputDirectory.map(makeDirectory)
+        let directory = try options.outputDirectory.map(OutputDirectory.prepare)
+        let dataCache = try options.cacheDirectory.map { path in
+            do {
+                return try PipelineFactory.openCache(at: path)
+            } catch {
+                throw CommandError("cannot use \(path) as a disk cache: \(error)")
+            }
+        }
         let concurrency = options.concurrency
         let pipeline = PipelineFactory.make(loader: options.loader, dataCache: dataCache, counters: counters) {
             if let concurrency { $0.dataLoadingQueue = TaskQueue(maxConcurrentOperationCount: concurrency) }
@@ -79,12 +85,20 @@ struct FetchRun {
         } catch {
             return .failed("could not write \(file.path): \(error.localizedDescription)")
         }
-        return .loaded(response, written: file)
+        return .loaded(response, written: file, warning: Self.stillFrameWarning(for: response.container))
+    }
+
+    /// For an animated image written as a still: what was lost. `nil` for still images.
+    private static func stillFrameWarning(for container: ImageContainer) -> String? {
+        guard container.type == .webp, let data = container.data,
+            let animation = try? ImageDecoders.WebP.Animation(data: data), animation.frameCount > 1
+        else { return nil }
+        return "animated WebP (\(animation.frameCount) frames): only the first frame was written"
     }
 
     private func report(_ input: String, _ outcome: Outcome) {
         switch outcome {
-        case let .loaded(response, written):
+        case let .loaded(response, written, warning):
             let source =
                 switch response.cacheType {
                 case .memory: "memory cache"
@@ -93,6 +107,7 @@ struct FetchRun {
                 }
             let size = "\(response.image.width)×\(response.image.height)"
             console.print("ok \(input)\(written.map { " -> \($0.path)" } ?? "") (\(size), \(source))")
+            if let warning { console.error("warning: \(input): \(warning)") }
         case let .failed(cause):
             console.error("error: \(input): \(cause)")
         }
@@ -104,7 +119,7 @@ struct FetchRun {
         var errors = 0
         for outcome in outcomes {
             switch outcome {
-            case let .loaded(response, _):
+            case let .loaded(response, _, _):
                 if response.cacheType == .memory { memoryHits += 1 }
                 if response.cacheType == .disk { diskHits += 1 }
             case .failed:
@@ -124,13 +139,6 @@ struct FetchRun {
         }
         console.print(Formatting.row("errors", "\(errors)"))
         console.print(Formatting.row("wall time", Formatting.duration(seconds)))
-    }
-
-    private func makeDirectory(_ path: String) throws -> URL {
-        let base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        let url = URL(fileURLWithPath: path, isDirectory: true, relativeTo: base).standardizedFileURL
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
     }
 }
 

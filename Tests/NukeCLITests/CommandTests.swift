@@ -3,6 +3,8 @@ import Nuke
 import NukeTestKit
 import Testing
 
+@testable import NukeCLI
+
 @Suite struct CommandTests {
     @Test(arguments: [[], ["fetch"], ["info"], ["cache"], ["demo"]])
     func everyCommandHasHelp(_ command: [String]) async throws {
@@ -50,6 +52,42 @@ import Testing
         #expect(before.stdout.contains("entries             1"))
         #expect(after.stdout.contains("entries             0"))
         #expect(noDirectory.status == 64)
+    }
+
+    @Test func cacheCommandsRefuseADirectoryThatIsNotACacheAndCreateNothing() async throws {
+        // Given a directory with a file but no cache in it, and a path where nothing exists
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try FileManager.default.createDirectory(
+            at: directory.url.appendingPathComponent("photos"), withIntermediateDirectories: true)
+        try directory.write(Data("keep me".utf8), to: "photos/notes.txt")
+        let photos = directory.url.appendingPathComponent("photos").path
+        let absent = directory.url.appendingPathComponent("absent").path
+
+        // When asking for statistics and clearing
+        let stats = try await NukeProcess.run(["cache", "stats", "--cache-dir", "photos"], in: directory.url)
+        let clear = try await NukeProcess.run(["cache", "clear", "--cache-dir", "photos"], in: directory.url)
+        let missing = try await NukeProcess.run(["cache", "stats", "--cache-dir", "absent"], in: directory.url)
+        let file = try await NukeProcess.run(
+            ["cache", "clear", "--cache-dir", "photos/notes.txt"], in: directory.url)
+
+        // Then each says it is not a cache, exits with 1, and nothing was created or removed
+        #expect(stats.status == 1 && clear.status == 1 && missing.status == 1 && file.status == 1)
+        #expect(stats.stderr.hasPrefix("nuke: \(photos) is not a disk cache: it has no .datacache/ directory"))
+        #expect(clear.stderr == stats.stderr)
+        #expect(missing.stderr == "nuke: \(absent) is not a disk cache: no such directory\n")
+        #expect(file.stderr == "nuke: \(photos)/notes.txt is not a disk cache: not a directory\n")
+        #expect(try directory.files(in: "photos") == ["notes.txt"])
+        #expect(try directory.files(in: ".") == ["photos"])
+    }
+
+    @Test func versionAndUnknownCommands() async throws {
+        let version = try await NukeProcess.run(["--version"])
+        let unknown = try await NukeProcess.run(["frobnicate", "x"])
+
+        #expect(version.status == 0 && version.stdout == "nuke \(CLI.version)\n")
+        #expect(!CLI.version.isEmpty)
+        #expect(unknown.status == 64 && unknown.stderr.hasPrefix("nuke: unknown command 'frobnicate'\n"))
     }
 
     @Test func demoPlaysTheFeedAndWritesAReadableContactSheet() async throws {

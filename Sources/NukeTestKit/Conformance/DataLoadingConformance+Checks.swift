@@ -20,8 +20,14 @@ extension DataLoadingConformance {
         let loads = [load("/static"), load("/chunked")]
         for load in loads { try await load.waitForCompletion(timeout: options.timeout) }
         let path = "/static"
-        guard let response = loads[0].httpResponse else {
-            throw Failure("\(path): the response passed to didReceiveData is not an HTTPURLResponse")
+        guard let anyResponse = loads[0].response else {
+            throw Failure(
+                "\(path): no response came — didReceiveData was never called (the load completed with "
+                    + "\(describe(loads[0].error)))")
+        }
+        guard let response = anyResponse as? HTTPURLResponse else {
+            throw Failure(
+                "\(path): the response passed to didReceiveData is a \(type(of: anyResponse)), not an HTTPURLResponse")
         }
         try expect(response.statusCode == 200, "\(path): statusCode \(response.statusCode), expected 200")
         try expect(

@@ -71,25 +71,55 @@ extension DataLoadingConformance {
         }
     }
 
-    /// Scripts `mock` to answer the suite's URLs the way the server does, for the checks that don't require
-    /// the network (``Check/requiresNetwork`` is `false`): bodies, status codes, faults (as errors) and the
-    /// concurrency URLs.
-    public func script(_ mock: MockDataLoader) {
+    /// What a loader must answer for one of the suite's URLs in the checks that don't need the network.
+    public enum ScriptedAnswer: Sendable, Equatable {
+        /// Succeed with exactly this body. `headers` are what the server sends with it, for a loader that has
+        /// response headers; the checks without network don't look at them.
+        case body(Data, headers: [String: String])
+        /// Fail with an error: the server answers with this HTTP status. If the loader's error carries a status
+        /// code, ``Options/statusCode`` lets the suite compare it.
+        case status(Int)
+        /// Fail with an error: the server's reply is broken (cut short, or not HTTP at all).
+        case fault
+    }
+
+    /// The suite's URLs and what a loader that doesn't speak HTTP must answer for each, so it can run the checks
+    /// in ``Check/withoutNetwork``: bodies, status routes, faulty routes and the URLs of the concurrency check.
+    /// The URLs point at this suite's server (its port is part of them), so seed the loader after creating the
+    /// suite. Any other URL is not requested by those checks.
+    public var scriptedAnswers: [URL: ScriptedAnswer] {
+        var answers: [URL: ScriptedAnswer] = [:]
         for (path, body) in Fixtures.successfulBodies {
             let headers = path == "/static" ? ["Content-Type": "image/png", "X-Conformance": "static"] : [:]
-            mock.setResponse(for: url(path), data: body, headers: headers)
+            answers[url(path)] = .body(body, headers: headers)
         }
         for (path, status) in Fixtures.statusRoutes {
-            mock.setResponse(for: url(path), data: Data("status \(status)\n".utf8), statusCode: status)
+            answers[url(path)] = .status(status)
         }
         for path in Fixtures.faultRoutes {
-            mock.setError(for: url(path), Failure("scripted fault for \(path)"))
+            answers[url(path)] = .fault
         }
         for index in 0..<options.concurrentTransferCount {
             let size = 1000 + index * 37
             let start = index * 9973
-            mock.setResponse(
-                for: url(Fixtures.concurrentPath(index)), data: FixturePattern.bytes(in: start..<(start + size)))
+            answers[url(Fixtures.concurrentPath(index))] = .body(
+                FixturePattern.bytes(in: start..<(start + size)), headers: [:])
+        }
+        return answers
+    }
+
+    /// Scripts `mock` to answer the suite's URLs the way the server does (``scriptedAnswers``), for the checks
+    /// that don't require the network (``Check/withoutNetwork``).
+    public func script(_ mock: MockDataLoader) {
+        for (url, answer) in scriptedAnswers {
+            switch answer {
+            case let .body(data, headers):
+                mock.setResponse(for: url, data: data, headers: headers)
+            case let .status(status):
+                mock.setResponse(for: url, data: Data("status \(status)\n".utf8), statusCode: status)
+            case .fault:
+                mock.setError(for: url, Failure("scripted fault for \(url.path)"))
+            }
         }
     }
 }

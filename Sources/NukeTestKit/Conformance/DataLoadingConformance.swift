@@ -101,8 +101,11 @@ public struct DataLoadingConformance: Sendable {
         /// an error, never a success.
         case faults
 
-        /// `true` for checks that need a loader that really speaks HTTP to the suite's server; the others also
-        /// work with a scripted loader set up by ``DataLoadingConformance/script(_:)``.
+        /// `true` for checks that need a loader that really speaks HTTP to the suite's server on `127.0.0.1`
+        /// (response metadata, compression, streaming, cancellation mid-transfer, redirects, timeouts, large
+        /// bodies, request fidelity). The others (``withoutNetwork``) only need the loader to answer the suite's
+        /// URLs as listed in ``DataLoadingConformance/scriptedAnswers``, so a loader that doesn't speak HTTP (one
+        /// that reads memory, a database or an archive) can pass them.
         public var requiresNetwork: Bool {
             switch self {
             case .bodies, .completionCalledOnce, .cancellationBeforeResponse, .statusCodeErrors,
@@ -112,6 +115,20 @@ public struct DataLoadingConformance: Sendable {
                 true
             }
         }
+
+        /// The checks whose ``requiresNetwork`` is `false`: what a loader that doesn't speak HTTP runs, after
+        /// seeding itself with ``DataLoadingConformance/scriptedAnswers``:
+        ///
+        /// ```swift
+        /// @Test(arguments: DataLoadingConformance.Check.withoutNetwork)
+        /// func conformance(_ check: DataLoadingConformance.Check) async throws {
+        ///     let loader = MyInMemoryLoader()
+        ///     let suite = try DataLoadingConformance(loader: loader)
+        ///     loader.store(suite.scriptedAnswers)
+        ///     try await suite.run(check)
+        /// }
+        /// ```
+        public static let withoutNetwork: [Check] = allCases.filter { !$0.requiresNetwork }
 
         public var description: String { rawValue }
     }
@@ -130,8 +147,23 @@ public struct DataLoadingConformance: Sendable {
 
     /// Runs one check.
     ///
-    /// - Throws: ``Failure`` describing the first problem found.
+    /// - Throws: ``Failure`` describing the first problem found. When the suite's server has received no request
+    ///   at all, the failure also says so and names what a loader that doesn't speak HTTP should run instead.
     public func run(_ check: Check) async throws {
+        do {
+            try await runChecking(check)
+        } catch let failure as Failure where server.requests.isEmpty {
+            let hint =
+                check.requiresNetwork
+                ? "`\(check)` needs a loader that speaks HTTP to it; a loader that doesn't runs only "
+                    + "`Check.withoutNetwork`"
+                : "a loader that doesn't speak HTTP must answer the suite's URLs as `scriptedAnswers` lists"
+            throw Failure(
+                "\(failure.description) (the suite's server at \(server.url("/")) received no request: \(hint))")
+        }
+    }
+
+    private func runChecking(_ check: Check) async throws {
         switch check {
         case .bodies: try await checkBodies()
         case .responseMetadata: try await checkResponseMetadata()

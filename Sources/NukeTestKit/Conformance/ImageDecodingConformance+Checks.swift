@@ -40,14 +40,30 @@ extension ImageDecodingConformance {
                 throw Failure(check: "rejectsEmptyData", message: "empty data decoded to \(container.image)")
             }
         },
+        Check(name: "rejectsGarbage") { suite in
+            for sample in suite.samples {
+                let decoder = try suite.decoder(for: sample, check: "rejectsGarbage")
+                for (name, data) in suite.garbage(comparedTo: sample) {
+                    if let container = try? decoder.decode(data), !container.image.isEmpty {
+                        throw Failure(
+                            check: "rejectsGarbage",
+                            message: "\(name) (\(data.count) bytes, no valid header) decoded to "
+                                + "\(container.image.width)×\(container.image.height): data without a valid header "
+                                + "must throw, never become a made-up image")
+                    }
+                }
+            }
+        },
         Check(name: "survivesTruncation") { suite in
             for sample in suite.samples {
                 let decoder = try suite.decoder(for: sample, check: "survivesTruncation")
                 for data in CorruptionSweep.truncations(of: sample.data).prefix(2048) {
-                    if let container = try? decoder.decode(data), !suite.isSane(container, comparedTo: sample) {
+                    if let container = try? decoder.decode(data), !suite.fits(container, in: sample) {
                         throw Failure(
                             check: "survivesTruncation",
-                            message: "a \(data.count)-byte prefix of '\(sample.name)' decoded to \(container.image)")
+                            message: "a \(data.count)-byte prefix of '\(sample.name)' decoded to "
+                                + "\(container.image.width)×\(container.image.height), larger than the whole file "
+                                + "(\(sample.width)×\(sample.height))")
                     }
                 }
             }
@@ -73,10 +89,12 @@ extension ImageDecodingConformance {
                     guard let preview = decoder.decodePartiallyDownloadedData(sample.data.prefix(length)) else {
                         continue
                     }
-                    guard suite.isSane(preview, comparedTo: sample) else {
+                    guard suite.fits(preview, in: sample) else {
                         throw Failure(
                             check: "partialDataIsSafe",
-                            message: "a \(length)-byte prefix of '\(sample.name)' previewed as \(preview.image)")
+                            message: "a \(length)-byte prefix of '\(sample.name)' previewed as "
+                                + "\(preview.image.width)×\(preview.image.height), larger than the whole file "
+                                + "(\(sample.width)×\(sample.height))")
                     }
                 }
             }

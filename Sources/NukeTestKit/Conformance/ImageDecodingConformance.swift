@@ -3,8 +3,16 @@ public import NukeCore
 
 /// A conformance suite for ``NukeCore/ImageDecoding``: checks that a decoder plugin keeps the protocol's
 /// contract — it decodes its samples to the right size, its factory matches its own format and declines
-/// unrelated data, and empty, truncated and corrupted input gets an error or a sane image, never a crash or an
-/// absurd allocation; partial data is safe; one instance is safe to use from several threads.
+/// unrelated data, and bad input gets an error or an image its header accounts for, never a crash, an absurd
+/// allocation or a made-up image:
+///
+/// - empty data, and garbage with no valid header (text, random bytes, zeros, a sample whose first bytes are
+///   zeroed), decoded by the decoder made for a sample: an error (or an empty image), never a picture;
+/// - a truncated sample, and a preview of a partial one: an error or an image no larger than the whole file
+///   decodes to (its header's size);
+/// - corrupted samples (bytes changed anywhere, headers included): an error or an image of sane size.
+///
+/// Partial data is safe, and one instance is safe to use from several threads.
 ///
 /// Swift Testing can't export `@Test`s, so each check is a function that throws a ``Failure``:
 ///
@@ -107,6 +115,28 @@ public struct ImageDecodingConformance: Sendable {
             throw Failure(check: check, message: "the factory returned no decoder for sample '\(sample.name)'")
         }
         return decoder
+    }
+
+    /// Inputs with no valid header: text, seeded random bytes, zeros, and `sample` with its first bytes (where
+    /// every format keeps its signature and header) zeroed.
+    func garbage(comparedTo sample: Sample) -> [(name: String, data: Data)] {
+        var generator = SeededRandomNumberGenerator(seed: 0x6A4B)
+        var headerless = sample.data
+        headerless.replaceSubrange(
+            headerless.startIndex..<(headerless.startIndex + min(16, headerless.count)),
+            with: Data(count: min(16, headerless.count)))
+        return [
+            ("text", Data("This is plain text, not an image. 0123456789 abcdefghij".utf8)),
+            ("4 KB of random bytes", Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) })),
+            ("4 KB of zeros", Data(count: 4096)),
+            ("'\(sample.name)' with its first 16 bytes zeroed", headerless),
+        ]
+    }
+
+    /// `true` if `container`'s image is no larger than the whole sample decodes to: what a truncated file or a
+    /// preview may produce (its header says the sample's size; anything larger was made up).
+    func fits(_ container: ImageContainer, in sample: Sample) -> Bool {
+        container.image.width <= sample.width && container.image.height <= sample.height
     }
 
     /// The largest image a corrupted sample may decode to: anything bigger means a header was trusted blindly.

@@ -1,0 +1,140 @@
+import Dispatch
+import Foundation
+import NukeCore
+import NukeTestKit
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A loader that doesn't speak HTTP runs the network-free checks after seeding itself with `scriptedAnswers`,
+/// and the suite's messages say what happened when a loader never answers like HTTP.
+@Suite("DataLoadingConformance without a network")
+struct DataLoadingConformanceWithoutNetworkTests {
+    private struct InMemoryError: Error {
+        let statusCode: Int?
+    }
+
+    /// Answers from a dictionary on a background queue: one chunk with a plain `URLResponse`, then completion.
+    private final class InMemoryLoader: DataLoading {
+        private let answers = LockedValueBox<[URL: DataLoadingConformance.ScriptedAnswer]>([:])
+
+        func store(_ answers: [URL: DataLoadingConformance.ScriptedAnswer]) {
+            self.answers.withLock { $0 = answers }
+        }
+
+        func loadData(
+            with request: URLRequest,
+            didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
+            completion: @escaping @Sendable ((any Error)?) -> Void
+        ) -> any Cancellable {
+            let load = Load()
+            let answer = request.url.flatMap { url in answers.withLock { $0[url] } }
+            DispatchQueue.global().async {
+                guard !load.isCancelled else { return }
+                switch answer {
+                case let .body(data, _)?:
+                    if !data.isEmpty, let url = request.url {
+                        let response = URLResponse(
+                            url: url, mimeType: nil, expectedContentLength: data.count, textEncodingName: nil)
+                        didReceiveData(data, response)
+                    }
+                    completion(load.isCancelled ? CancellationError() : nil)
+                case let .status(code)?: completion(InMemoryError(statusCode: code))
+                case .fault?, nil: completion(InMemoryError(statusCode: nil))
+                }
+            }
+            return load
+        }
+
+        private final class Load: Cancellable {
+            private let cancelled = LockedValueBox(false)
+            var isCancelled: Bool { cancelled.snapshot }
+            func cancel() { cancelled.withLock { $0 = true } }
+        }
+    }
+
+    private static func suite(_ loader: InMemoryLoader) throws -> DataLoadingConformance {
+        var options = DataLoadingConformance.Options()
+        options.statusCode = { ($0 as? InMemoryError)?.statusCode }
+        options.timeout = .seconds(5)
+        return try DataLoadingConformance(loader: loader, options: options)
+    }
+
+    @Test func theChecksWithoutNetworkAreTheOnesThatDoNotRequireIt() {
+        #expect(
+            DataLoadingConformance.Check.withoutNetwork == [
+                .bodies, .completionCalledOnce, .cancellationBeforeResponse, .statusCodeErrors, .concurrentTransfers,
+                .faults,
+            ])
+        #expect(DataLoadingConformance.Check.withoutNetwork.allSatisfy { !$0.requiresNetwork })
+    }
+
+    // Plugins.md shows this test (see `pluginsGuideShowsIt`).
+    // PLUGINS-WITHOUT-NETWORK-BEGIN
+    @Test(arguments: DataLoadingConformance.Check.withoutNetwork)
+    func conformance(_ check: DataLoadingConformance.Check) async throws {
+        let loader = InMemoryLoader()
+        let suite = try DataLoadingConformance(loader: loader)
+        loader.store(suite.scriptedAnswers)  // each URL the checks load: a body, a status or a fault
+        try await suite.run(check)
+    }
+    // PLUGINS-WITHOUT-NETWORK-END
+
+    @Test func pluginsGuideShowsIt() throws {
+        let file = URL(fileURLWithPath: #filePath)
+        let root = file.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let guide = try String(contentsOf: root.appendingPathComponent("Plugins.md"), encoding: .utf8)
+        let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+        let begin = try #require(lines.firstIndex { $0.hasSuffix("// PLUGINS-WITHOUT-NETWORK-BEGIN") })
+        let end = try #require(lines.firstIndex { $0.hasSuffix("// PLUGINS-WITHOUT-NETWORK-END") })
+        let snippet = lines[(begin + 1)..<end].map { String($0.dropFirst(4)) }.joined(separator: "\n")
+        #expect(guide.contains("```swift\n\(snippet)\n```"))
+    }
+
+    @Test func theServerSeesNoRequestFromAnInMemoryLoader() async throws {
+        let loader = InMemoryLoader()
+        let suite = try Self.suite(loader)
+        loader.store(suite.scriptedAnswers)
+
+        try await suite.runAll(DataLoadingConformance.Check.withoutNetwork)
+
+        #expect(suite.server.requests.isEmpty)
+    }
+
+    @Test func aLoadWithoutAnyResponseIsReportedAsSuch() async throws {
+        // Given an in-memory loader that knows none of the suite's URLs (every load fails at once)
+        let suite = try Self.suite(InMemoryLoader())
+
+        // When running a check that needs the network, and one that doesn't
+        let metadata = await #expect(throws: DataLoadingConformance.Failure.self) {
+            try await suite.run(.responseMetadata)
+        }
+        let bodies = await #expect(throws: DataLoadingConformance.Failure.self) { try await suite.run(.bodies) }
+
+        // Then the message says no response came, and what such a loader should run instead
+        let message = try #require(metadata?.description)
+        #expect(message.hasPrefix("/static: no response came — didReceiveData was never called"))
+        #expect(!message.contains("not an HTTPURLResponse"))
+        #expect(message.contains("received no request: `responseMetadata` needs a loader that speaks HTTP"))
+        #expect(message.contains("`Check.withoutNetwork`"))
+        #expect(bodies?.description.contains("must answer the suite's URLs as `scriptedAnswers` lists") == true)
+    }
+
+    @Test func aResponseThatIsNotHTTPIsNamed() async throws {
+        // Given an in-memory loader that answers /static with a plain URLResponse
+        let loader = InMemoryLoader()
+        let suite = try Self.suite(loader)
+        loader.store(suite.scriptedAnswers)
+
+        // When running the metadata check
+        let failure = await #expect(throws: DataLoadingConformance.Failure.self) {
+            try await suite.run(.responseMetadata)
+        }
+
+        // Then the message names the response's type
+        #expect(failure?.description.hasPrefix("/static: the response passed to didReceiveData is a") == true)
+        #expect(failure?.description.contains("not an HTTPURLResponse") == true)
+    }
+}

@@ -15,6 +15,8 @@ import Testing
             (.webp, "org.webmproject.webp"), (.svg, "public.svg-image"), (.avif, "public.avif"),
             (.heic, "public.heic"), (.heif, "public.heif"), (.bmp, "com.microsoft.bmp"),
             (.ico, "com.microsoft.ico"), (.tiff, "public.tiff"), (.mp4, "public.mpeg-4"),
+            (.jpeg2000, "public.jpeg-2000"), (.jxl, "public.jpeg-xl"), (.m4v, "com.apple.m4v-video"),
+            (.mov, "com.apple.quicktime-movie"),
         ]
         for (type, rawValue) in expected {
             #expect(type.rawValue == rawValue)
@@ -25,12 +27,13 @@ import Testing
     }
 
     @Test func customTypesFromStringLiterals() {
-        let custom: AssetType = "public.jpeg-xl"
-        #expect(custom.rawValue == "public.jpeg-xl")
-        #expect(custom == AssetType(rawValue: "public.jpeg-xl"))
+        let custom: AssetType = "com.example.custom-image"
+        #expect(custom.rawValue == "com.example.custom-image")
+        #expect(custom == AssetType(rawValue: "com.example.custom-image"))
         #expect(custom != .jpeg)
+        #expect(AssetType.jxl.rawValue == "public.jpeg-xl")
         #expect(custom.mimeType == nil)
-        #expect("\(custom)" == "public.jpeg-xl")
+        #expect("\(custom)" == "com.example.custom-image")
     }
 
     // MARK: - Magic Numbers
@@ -65,8 +68,11 @@ import Testing
     @Test func ico() {
         #expect(AssetType(Data(Fixtures.ico)) == .ico)
         #expect(AssetType(Data([0x00, 0x00, 0x01, 0x00, 0x01, 0x00])) == .ico)
-        // Zero images.
-        #expect(AssetType(Data([0x00, 0x00, 0x01, 0x00, 0x00, 0x00] + [UInt8](repeating: 0, count: 16))) == nil)
+        // As in Nuke, the 4-byte prefix is enough.
+        #expect(AssetType(Data(Fixtures.ico.prefix(3))) == nil)
+        #expect(AssetType(Data(Fixtures.ico.prefix(4))) == .ico)
+        // A 256-byte `ftyp` box starts with the same bytes; it is a video, not an icon.
+        #expect(AssetType(Data(Bytes.be32(256) + Bytes.ascii("ftypisom") + Bytes.be32(0))) == .mp4)
         // A cursor (type 2) is not an icon.
         #expect(AssetType(Data([0x00, 0x00, 0x02, 0x00, 0x01, 0x00] + [UInt8](repeating: 0, count: 16))) == nil)
     }
@@ -76,13 +82,40 @@ import Testing
         #expect(AssetType(Data(Fixtures.bmp(dibHeaderSize: dibHeaderSize))) == .bmp)
     }
 
-    @Test func bmpRejectsTextAndImplausibleHeaders() {
-        #expect(AssetType(Data(Bytes.ascii("BMW is a car manufacturer headquartered in Munich."))) == nil)
-        #expect(AssetType(Data(Bytes.ascii("BM"))) == nil)
-        #expect(AssetType(Data(Fixtures.bmp(dibHeaderSize: 41))) == nil)
-        #expect(AssetType(Data(Fixtures.bmp(dibHeaderSize: 0))) == nil)
-        // A valid header truncated below 26 bytes.
-        #expect(AssetType(Data(Fixtures.bmp(dibHeaderSize: 40).prefix(25))) == nil)
+    @Test func bmpIsDetectedFromItsTwoByteSignature() {
+        // As in Nuke: `BM` is enough, whatever follows.
+        #expect(AssetType(Data([0x42])) == nil)
+        #expect(AssetType(Data([0x42, 0x4D])) == .bmp)
+        #expect(AssetType(Data([0x42, 0x4D, 0x8A, 0x10])) == .bmp)
+        #expect(AssetType(Data(Fixtures.bmp(dibHeaderSize: 40).prefix(25))) == .bmp)
+    }
+
+    // MARK: - JPEG 2000 and JPEG XL
+
+    @Test func jpeg2000() {
+        // The JP2 signature box: all 12 bytes are needed.
+        let jp2 = Data([0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A])
+        #expect(AssetType(jp2.prefix(4)) == nil)
+        #expect(AssetType(jp2.prefix(11)) == nil)
+        #expect(AssetType(jp2) == .jpeg2000)
+        // A raw codestream: SOC and SIZ markers.
+        let codestream = Data([0xFF, 0x4F, 0xFF, 0x51, 0x00, 0x2F])
+        #expect(AssetType(codestream.prefix(3)) == nil)
+        #expect(AssetType(codestream.prefix(4)) == .jpeg2000)
+        #expect(AssetType(codestream) == .jpeg2000)
+    }
+
+    @Test func jpegXL() {
+        // The container signature box: all 12 bytes are needed.
+        let container = Data([0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A])
+        #expect(AssetType(container.prefix(4)) == nil)
+        #expect(AssetType(container.prefix(11)) == nil)
+        #expect(AssetType(container) == .jxl)
+        // A bare codestream: its two-byte signature.
+        let codestream = Data([0xFF, 0x0A, 0x00, 0x50])
+        #expect(AssetType(codestream.prefix(1)) == nil)
+        #expect(AssetType(codestream.prefix(2)) == .jxl)
+        #expect(AssetType(codestream) == .jxl)
     }
 
     // MARK: - ISO Base Media File Format
@@ -93,12 +126,34 @@ import Testing
         #expect(AssetType(Data(Bytes.ftyp(major: "heic", compatible: ["mif1", "heic"]))) == .heic)
         #expect(AssetType(Data(Bytes.ftyp(major: "heix", compatible: []))) == .heic)
         #expect(AssetType(Data(Bytes.ftyp(major: "hevc", compatible: ["msf1"]))) == .heic)
-        #expect(AssetType(Data(Bytes.ftyp(major: "mif1", compatible: ["miaf"]))) == .heif)
-        #expect(AssetType(Data(Bytes.ftyp(major: "msf1", compatible: []))) == .heif)
         #expect(AssetType(Data(Bytes.ftyp(major: "isom", compatible: ["iso2", "avc1", "mp41"]))) == .mp4)
         #expect(AssetType(Data(Bytes.ftyp(major: "mp42", compatible: ["isom"]))) == .mp4)
-        #expect(AssetType(Data(Bytes.ftyp(major: "qt  ", compatible: ["qt  "]))) == nil)
+        #expect(AssetType(Data(Bytes.ftyp(major: "qt  ", compatible: ["qt  "]))) == .mov)
         #expect(AssetType(Data(Bytes.ftyp(major: "crx ", compatible: []))) == nil)
+    }
+
+    @Test(arguments: ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"])
+    func heicBrands(brand: String) {
+        #expect(AssetType(Data(Bytes.ftyp(major: brand, compatible: []))) == .heic)
+        // 12 bytes (up to the major brand) are enough, as in Nuke.
+        #expect(AssetType(Data(Bytes.ftyp(major: brand, compatible: []).prefix(12))) == .heic)
+        #expect(AssetType(Data(Bytes.ftyp(major: brand, compatible: []).prefix(11))) == nil)
+    }
+
+    @Test(arguments: ["isom", "iso2", "iso4", "iso5", "iso6", "mp41", "mp42", "mmp4", "avc1", "dash"])
+    func mp4Brands(brand: String) {
+        #expect(AssetType(Data(Bytes.ftyp(major: brand, compatible: []))) == .mp4)
+    }
+
+    @Test(arguments: ["M4V ", "M4VH", "M4VP"])
+    func m4vBrands(brand: String) {
+        #expect(AssetType(Data(Bytes.ftyp(major: brand, compatible: ["isom", "mp42"]))) == .m4v)
+    }
+
+    @Test(arguments: ["mif1", "msf1", "M4A ", "3gp4"])
+    func unsupportedMajorBrandsAloneAreUnknown(brand: String) {
+        // Bare HEIF says nothing about the codec; MPEG-4 audio and 3GPP are not formats we decode.
+        #expect(AssetType(Data(Bytes.ftyp(major: brand, compatible: []))) == nil)
     }
 
     @Test func isoBaseMediaCompatibleBrandsRefineGenericMajorBrand() {
@@ -106,17 +161,21 @@ import Testing
         #expect(AssetType(Data(Bytes.ftyp(major: "mif1", compatible: ["miaf", "heic"]))) == .heic)
         #expect(AssetType(Data(Bytes.ftyp(major: "msf1", compatible: ["iso8", "hevc"]))) == .heic)
         #expect(AssetType(Data(Bytes.ftyp(major: "mif1", compatible: ["heic", "avif"]))) == .avif)
-        #expect(AssetType(Data(Bytes.ftyp(major: "iso8", compatible: ["mif1"]))) == .heif)
-        #expect(AssetType(Data(Bytes.ftyp(major: "mp42", compatible: ["isom", "avif"]))) == .avif)
-        #expect(AssetType(Data(Bytes.ftyp(major: "qt  ", compatible: ["isom"]))) == .mp4)
+        #expect(AssetType(Data(Bytes.ftyp(major: "msf1", compatible: ["mif1", "heic", "hevc"]))) == .heic)
+        #expect(AssetType(Data(Bytes.ftyp(major: "msf1", compatible: ["avis", "av01"]))) == .avif)
+        #expect(AssetType(Data(Bytes.ftyp(major: "msf1", compatible: ["mif1", "MiPr"]))) == nil)
+        #expect(AssetType(Data(Bytes.ftyp(major: "mif1", compatible: ["miaf"]))) == nil)
         // A specific major brand wins over compatible brands.
         #expect(AssetType(Data(Bytes.ftyp(major: "heic", compatible: ["avif"]))) == .heic)
+        #expect(AssetType(Data(Bytes.ftyp(major: "iso8", compatible: ["mif1"]))) == .mp4)
+        #expect(AssetType(Data(Bytes.ftyp(major: "mp42", compatible: ["isom", "avif"]))) == .mp4)
+        #expect(AssetType(Data(Bytes.ftyp(major: "qt  ", compatible: ["isom"]))) == .mov)
     }
 
     @Test func isoBaseMediaBrandsAreBoundedByTheBox() {
         // The "avif" brand follows the `ftyp` box (it is the start of the next box), so it does not count.
         let box = Bytes.ftyp(major: "mif1", compatible: [])
-        #expect(AssetType(Data(box + Bytes.ascii("avif") + Bytes.le32(0))) == .heif)
+        #expect(AssetType(Data(box + Bytes.ascii("avif") + Bytes.le32(0))) == nil)
         // Size 0: the box extends to the end of the data.
         var toEnd = Bytes.ftyp(major: "mif1", compatible: ["avif"])
         toEnd.replaceSubrange(0..<4, with: Bytes.be32(0))
@@ -129,14 +188,15 @@ import Testing
         // A box that is too small to hold the major brand and the minor version.
         #expect(AssetType(Data(Bytes.be32(12) + Bytes.ascii("ftypavif") + Bytes.be32(0))) == nil)
         // Truncated data with a larger declared size still yields the brands that are present.
-        #expect(AssetType(Data(Bytes.ftyp(major: "mif1", compatible: ["avif"]).prefix(12))) == .heif)
-        #expect(AssetType(Data(Bytes.ftyp(major: "mif1", compatible: ["avif"]).prefix(19))) == .heif)
+        #expect(AssetType(Data(Bytes.ftyp(major: "mif1", compatible: ["avif"]).prefix(12))) == nil)
+        #expect(AssetType(Data(Bytes.ftyp(major: "mif1", compatible: ["avif"]).prefix(19))) == nil)
+        #expect(AssetType(Data(Bytes.ftyp(major: "mif1", compatible: ["avif"]).prefix(20))) == .avif)
         #expect(AssetType(Data(Bytes.ftyp(major: "avif", compatible: []).prefix(11))) == nil)
     }
 
     @Test func isoBaseMediaWithManyCompatibleBrandsIsBounded() {
         let filler = [String](repeating: "miaf", count: 500)
-        #expect(AssetType(Data(Bytes.ftyp(major: "mif1", compatible: filler + ["avif"]))) == .heif)
+        #expect(AssetType(Data(Bytes.ftyp(major: "mif1", compatible: filler + ["avif"]))) == nil)
         #expect(AssetType(Data(Bytes.ftyp(major: "mif1", compatible: ["avif"] + filler))) == .avif)
     }
 
@@ -232,8 +292,11 @@ import Testing
     @Test func truncatedHeadersAreRejected() {
         let headers: [(bytes: [UInt8], minimumLength: Int)] = [
             (Fixtures.png, 8), (Fixtures.jpeg, 3), (Fixtures.gif, 6), (Fixtures.webp, 12),
-            (Fixtures.tiffLittleEndian, 4), (Fixtures.tiffBigEndian, 4), (Fixtures.ico, 6),
-            (Fixtures.bmp(dibHeaderSize: 40), 26), (Bytes.ftyp(major: "avif", compatible: ["mif1"]), 12),
+            (Fixtures.tiffLittleEndian, 4), (Fixtures.tiffBigEndian, 4), (Fixtures.ico, 4),
+            (Fixtures.bmp(dibHeaderSize: 40), 2), (Bytes.ftyp(major: "avif", compatible: ["mif1"]), 12),
+            ([0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A], 12),
+            ([0xFF, 0x4F, 0xFF, 0x51, 0x00, 0x2F], 4), ([0xFF, 0x0A, 0x00, 0x50], 2),
+            ([0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A], 12),
             (Bytes.ascii("<svg>"), 5),
         ]
         for (bytes, minimumLength) in headers {
@@ -269,10 +332,10 @@ import Testing
         let svg = Data(Bytes.ascii("  <svg>"))
         #expect(AssetType(svg[2..<6]) == nil)
         let bmp = Data([0x00] + Fixtures.bmp(dibHeaderSize: 40))
-        #expect(AssetType(bmp[1..<26]) == nil)
-        #expect(AssetType(bmp[1..<27]) == .bmp)
+        #expect(AssetType(bmp[1..<2]) == nil)
+        #expect(AssetType(bmp[1..<3]) == .bmp)
         let box = Data([0xAA] + Bytes.ftyp(major: "mif1", compatible: ["miaf", "avif"]))
-        #expect(AssetType(box[1..<21]) == .heif)
+        #expect(AssetType(box[1..<21]) == nil)
         #expect(AssetType(box[1..<25]) == .avif)
     }
 
@@ -315,6 +378,7 @@ import Testing
             .png: "image/png", .jpeg: "image/jpeg", .gif: "image/gif", .webp: "image/webp",
             .svg: "image/svg+xml", .avif: "image/avif", .heic: "image/heic", .heif: "image/heif",
             .bmp: "image/bmp", .ico: "image/vnd.microsoft.icon", .tiff: "image/tiff", .mp4: "video/mp4",
+            .jpeg2000: "image/jp2", .jxl: "image/jxl", .m4v: "video/x-m4v", .mov: "video/quicktime",
         ]
         #expect(expected.count == AssetType.knownTypes.count)
         for type in AssetType.knownTypes {
@@ -349,6 +413,8 @@ import Testing
         ("image/x-tiff", .tiff),
         ("image/heic-sequence", .heic),
         ("image/heif-sequence", .heif),
+        ("image/jpx", .jpeg2000),
+        ("video/m4v", .m4v),
         ("video/mp4; codecs=\"avc1.42E01E\"", .mp4),
     ])
     func parsesMIMEType(mimeType: String, type: AssetType) {

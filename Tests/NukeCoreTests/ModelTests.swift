@@ -92,7 +92,7 @@ import Testing
         #expect(fit.targetPixelSize(width: 50, height: 20) == (50, 20))  // no upscaling
         #expect(fit.targetPixelSize(width: 10_000, height: 1) == (100, 1))  // never 0 pixels
         let fill = ImageRequest.ThumbnailOptions(size: CGSize(width: 50, height: 50), unit: .points)
-        #expect(fill.targetPixelSize(width: 400, height: 200, scale: 2) == (200, 100))
+        #expect(fill.targetPixelSize(width: 400, height: 200, scale: 2) == (100, 50))  // a point is a pixel
         let pixelsFit = ImageRequest.ThumbnailOptions(
             size: CGSize(width: 100, height: 100), unit: .pixels, contentMode: .aspectFit)
         #expect(pixelsFit.targetPixelSize(width: 400, height: 200) == (100, 50))

@@ -13,7 +13,7 @@ public import Foundation
 ///
 /// ```swift
 /// extension AssetType {
-///     static let jpegXL: AssetType = "public.jpeg-xl"
+///     static let openEXR: AssetType = "com.ilm.openexr-image"
 /// }
 /// ```
 ///
@@ -59,8 +59,8 @@ public struct AssetType: ExpressibleByStringLiteral, Hashable, Sendable, CustomS
 
     /// HEIF (High Efficiency Image File Format) with an unspecified codec, `"public.heif"`.
     ///
-    /// Detected only when the data declares the generic HEIF brands (`mif1`, `msf1`) and no more specific
-    /// brand that maps to ``avif`` or ``heic``.
+    /// Never detected by ``init(_:)``: as in Nuke, the generic HEIF brands (`mif1`, `msf1`) say nothing
+    /// about the codec, so data that declares no more specific brand is unknown. Known by its MIME type.
     public static let heif: AssetType = "public.heif"
 
     /// BMP (Windows bitmap), `"com.microsoft.bmp"`.
@@ -72,12 +72,24 @@ public struct AssetType: ExpressibleByStringLiteral, Hashable, Sendable, CustomS
     /// TIFF (Tagged Image File Format), `"public.tiff"`.
     public static let tiff: AssetType = "public.tiff"
 
+    /// JPEG 2000, `"public.jpeg-2000"`.
+    public static let jpeg2000: AssetType = "public.jpeg-2000"
+
+    /// JPEG XL, `"public.jpeg-xl"`.
+    public static let jxl: AssetType = "public.jpeg-xl"
+
     /// MPEG-4 video, `"public.mpeg-4"`.
     public static let mp4: AssetType = "public.mpeg-4"
 
+    /// Apple's M4V video (MPEG-4, optionally with DRM), `"com.apple.m4v-video"`.
+    public static let m4v: AssetType = "com.apple.m4v-video"
+
+    /// QuickTime movie, `"com.apple.quicktime-movie"`.
+    public static let mov: AssetType = "com.apple.quicktime-movie"
+
     /// All predefined types, in declaration order.
     static let knownTypes: [AssetType] = [
-        .png, .jpeg, .gif, .webp, .svg, .avif, .heic, .heif, .bmp, .ico, .tiff, .mp4,
+        .png, .jpeg, .gif, .webp, .svg, .avif, .heic, .heif, .bmp, .ico, .tiff, .jpeg2000, .jxl, .mp4, .m4v, .mov,
     ]
 }
 
@@ -100,15 +112,19 @@ extension AssetType {
     /// - ``gif``: `GIF87a` or `GIF89a`.
     /// - ``webp``: `RIFF`, a 4-byte size, then `WEBP`.
     /// - ``tiff``: `II*\0` (little-endian) or `MM\0*` (big-endian).
-    /// - ``ico``: `00 00 01 00` followed by a non-zero little-endian image count (cursors, type 2, are not
-    ///   matched).
-    /// - ``bmp``: `BM`, at least 26 bytes, and a known DIB header size (12, 40, 52, 56, 64, 108 or 124) at
-    ///   offset 14, which rejects text that merely starts with "BM".
-    /// - ISO base media files (`ftyp` box at offset 4): the major brand and the compatible brands (bounded
-    ///   by the box size and the inspected prefix) select ``avif`` (`avif`, `avis`), ``heic`` (`heic`, `heix`,
-    ///   `heim`, `heis`, `hevc`, `hevx`), ``heif`` (`mif1`, `msf1`) or ``mp4`` (`isom`, `iso2`...`iso9`,
-    ///   `mp41`, `mp42`, `avc1`, `dash`, `M4V `). A major brand of ``avif`` or ``heic`` wins outright;
-    ///   otherwise the first matching group in the order avif, heic, heif, mp4 across all brands wins.
+    /// - ``jpeg2000``: the JP2 signature box `00 00 00 0C 6A 50 20 20 0D 0A 87 0A`, or a raw codestream
+    ///   (`FF 4F FF 51`).
+    /// - ``jxl``: the container signature box `00 00 00 0C 4A 58 4C 20 0D 0A 87 0A`, or a bare codestream
+    ///   (`FF 0A`).
+    /// - ``ico``: `00 00 01 00` (cursors, type 2, are not matched).
+    /// - ``bmp``: `BM`.
+    /// - ISO base media files (`ftyp` box at offset 4), by the major brand: ``avif`` (`avif`, `avis`),
+    ///   ``heic`` (`heic`, `heix`, `heim`, `heis`, `hevc`, `hevx`, `hevm`, `hevs`), ``mp4`` (`isom`,
+    ///   `iso2`...`iso9`, `mp41`, `mp42`, `mmp4`, `avc1`, `dash`), ``m4v`` (`M4V `, `M4VH`, `M4VP`) or
+    ///   ``mov`` (`qt  `). The generic HEIF brands `mif1` and `msf1` leave the codec to the compatible brands
+    ///   (bounded by the box size and the inspected prefix): an AVIF brand gives ``avif``, else a HEIC brand
+    ///   gives ``heic``, else the data is unknown, as in Nuke. Other major brands (`M4A `, `3gp4`...) are
+    ///   unknown.
     /// - ``svg``: textual content that, after an optional UTF-8 byte order mark, whitespace, XML
     ///   declaration or processing instructions, comments and an `<!DOCTYPE svg ...>`, starts with an
     ///   `<svg` tag (followed by whitespace, `>` or `/`) that lies entirely within the first 4 KB. Only
@@ -139,14 +155,25 @@ extension AssetType {
         if bytes.hasPrefix([0x49, 0x49, 0x2A, 0x00]) || bytes.hasPrefix([0x4D, 0x4D, 0x00, 0x2A]) {
             return .tiff
         }
-        if isICO(bytes) {
+        if bytes.hasPrefix([0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A])
+            || bytes.hasPrefix([0xFF, 0x4F, 0xFF, 0x51])
+        {
+            return .jpeg2000
+        }
+        if bytes.hasPrefix([0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A])
+            || bytes.hasPrefix([0xFF, 0x0A])
+        {
+            return .jxl
+        }
+        // Before ICO: a 256-byte `ftyp` box also starts with `00 00 01 00`.
+        if bytes.matches(Array("ftyp".utf8), at: 4) {
+            return sniffISOBaseMedia(bytes)
+        }
+        if bytes.hasPrefix([0x00, 0x00, 0x01, 0x00]) {
             return .ico
         }
-        if isBMP(bytes) {
+        if bytes.hasPrefix([0x42, 0x4D]) {
             return .bmp
-        }
-        if let type = sniffISOBaseMedia(bytes) {
-            return type
         }
         if isSVG(bytes) {
             return .svg
@@ -154,31 +181,17 @@ extension AssetType {
         return nil
     }
 
-    private static func isICO(_ bytes: [UInt8]) -> Bool {
-        guard bytes.hasPrefix([0x00, 0x00, 0x01, 0x00]), let count = bytes.uint16LE(at: 4) else {
-            return false
-        }
-        return count >= 1
-    }
-
-    private static let bmpDIBHeaderSizes: Set<UInt32> = [12, 40, 52, 56, 64, 108, 124]
-
-    private static func isBMP(_ bytes: [UInt8]) -> Bool {
-        guard bytes.count >= 26, bytes.hasPrefix([0x42, 0x4D]), let dibSize = bytes.uint32LE(at: 14) else {
-            return false
-        }
-        return bmpDIBHeaderSizes.contains(dibSize)
-    }
-
     // MARK: ISO Base Media File Format (ISO/IEC 14496-12)
 
     private static let avifBrands: Set<String> = ["avif", "avis"]
-    private static let heicBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx"]
+    private static let heicBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]
     private static let heifBrands: Set<String> = ["mif1", "msf1"]
     private static let mp4Brands: Set<String> = [
         "isom", "iso2", "iso3", "iso4", "iso5", "iso6", "iso7", "iso8", "iso9",
-        "mp41", "mp42", "avc1", "dash", "M4V ",
+        "mp41", "mp42", "mmp4", "avc1", "dash",
     ]
+    private static let m4vBrands: Set<String> = ["M4V ", "M4VH", "M4VP"]
+    private static let movBrands: Set<String> = ["qt  "]
 
     /// The maximum number of compatible brands that are examined.
     private static let maxCompatibleBrands = 64
@@ -208,23 +221,25 @@ extension AssetType {
         guard boxEnd >= UInt64(payloadStart + 8), let major = bytes.fourCC(at: payloadStart) else {
             return nil
         }
-        if avifBrands.contains(major) {
-            return .avif
+        let majorGroups: [(brands: Set<String>, type: AssetType)] = [
+            (avifBrands, .avif), (heicBrands, .heic), (mp4Brands, .mp4), (m4vBrands, .m4v), (movBrands, .mov),
+        ]
+        if let group = majorGroups.first(where: { $0.brands.contains(major) }) {
+            return group.type
         }
-        if heicBrands.contains(major) {
-            return .heic
+        guard heifBrands.contains(major) else {
+            return nil
         }
-        var brands = [major]
+        var brands: [String] = []
         let end = Int(min(boxEnd, UInt64(bytes.count)))
         var offset = payloadStart + 8
-        while offset + 4 <= end, brands.count <= maxCompatibleBrands, let brand = bytes.fourCC(at: offset) {
+        while offset + 4 <= end, brands.count < maxCompatibleBrands, let brand = bytes.fourCC(at: offset) {
             brands.append(brand)
             offset += 4
         }
-        let groups: [(brands: Set<String>, type: AssetType)] = [
-            (avifBrands, .avif), (heicBrands, .heic), (heifBrands, .heif), (mp4Brands, .mp4),
-        ]
-        return groups.first { group in brands.contains(where: group.brands.contains) }?.type
+        // The generic brand leaves the codec to the compatible brands.
+        let codecGroups: [(brands: Set<String>, type: AssetType)] = [(avifBrands, .avif), (heicBrands, .heic)]
+        return codecGroups.first { group in brands.contains(where: group.brands.contains) }?.type
     }
 
     // MARK: SVG
@@ -356,20 +371,6 @@ extension [UInt8] {
         return self[offset..<(offset + pattern.count)].elementsEqual(pattern)
     }
 
-    fileprivate func uint16LE(at offset: Int) -> UInt16? {
-        guard offset >= 0, count - offset >= 2 else {
-            return nil
-        }
-        return UInt16(self[offset]) | UInt16(self[offset + 1]) << 8
-    }
-
-    fileprivate func uint32LE(at offset: Int) -> UInt32? {
-        guard offset >= 0, count - offset >= 4 else {
-            return nil
-        }
-        return (0..<4).reduce(UInt32(0)) { $0 | UInt32(self[offset + $1]) << (8 * UInt32($1)) }
-    }
-
     fileprivate func uint32BE(at offset: Int) -> UInt32? {
         guard offset >= 0, count - offset >= 4 else {
             return nil
@@ -411,7 +412,11 @@ extension AssetType {
     /// | ``bmp`` | `image/bmp` |
     /// | ``ico`` | `image/vnd.microsoft.icon` |
     /// | ``tiff`` | `image/tiff` |
+    /// | ``jpeg2000`` | `image/jp2` |
+    /// | ``jxl`` | `image/jxl` |
     /// | ``mp4`` | `video/mp4` |
+    /// | ``m4v`` | `video/x-m4v` |
+    /// | ``mov`` | `video/quicktime` |
     ///
     /// For every predefined type, `AssetType(mimeType: type.mimeType!) == type`.
     public var mimeType: String? {
@@ -427,7 +432,11 @@ extension AssetType {
         case .bmp: "image/bmp"
         case .ico: "image/vnd.microsoft.icon"
         case .tiff: "image/tiff"
+        case .jpeg2000: "image/jp2"
+        case .jxl: "image/jxl"
         case .mp4: "video/mp4"
+        case .m4v: "video/x-m4v"
+        case .mov: "video/quicktime"
         default: nil
         }
     }
@@ -437,7 +446,8 @@ extension AssetType {
     /// Parameters after the first `;` (for example `; charset=utf-8`) and surrounding whitespace are ignored,
     /// and the comparison is case-insensitive. Besides every value returned by ``mimeType``, common aliases are
     /// accepted: `image/jpg`, `image/pjpeg`, `image/x-png`, `image/x-icon`, `image/ico`, `image/x-bmp`,
-    /// `image/x-ms-bmp`, `image/x-tiff`, `image/heic-sequence`, `image/heif-sequence`. Returns `nil` for any
+    /// `image/x-ms-bmp`, `image/x-tiff`, `image/heic-sequence`, `image/heif-sequence`, `image/jpx`,
+    /// `video/m4v`. Returns `nil` for any
     /// other MIME type, including an empty string.
     public init?(mimeType: String) {
         let essence = mimeType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
@@ -460,6 +470,8 @@ extension AssetType {
             "image/x-tiff": .tiff,
             "image/heic-sequence": .heic,
             "image/heif-sequence": .heif,
+            "image/jpx": .jpeg2000,
+            "video/m4v": .m4v,
         ]
         for type in knownTypes {
             if let mimeType = type.mimeType {

@@ -7,19 +7,11 @@ extension ImageRequest.ThumbnailOptions {
     /// at least one pixel. Returns `nil` when a dimension is not a positive finite number or the result
     /// doesn't fit in an `Int`.
     ///
-    /// - Parameter scale: Converts a size given in points to pixels.
+    /// - Parameter scale: Ignored, kept so existing callers compile: sizes are converted to pixels when the
+    ///   options are created (see ``ImageProcessingOptions/Unit/points``).
     public func vectorPixelSize(width: Double, height: Double, scale: Float = 1) -> (width: Int, height: Int)? {
         guard width.isFinite, height.isFinite, width > 0, height > 0 else { return nil }
-        let factor: Double
-        switch target {
-        case let .maxPixelSize(size):
-            factor = Double(size) / max(width, height)
-        case let .size(targetWidth, targetHeight, unit, contentMode):
-            let multiplier = unit == .points ? Double(scale) : 1
-            let scaleX = Double(targetWidth) * multiplier / width
-            let scaleY = Double(targetHeight) * multiplier / height
-            factor = contentMode == .aspectFill ? max(scaleX, scaleY) : min(scaleX, scaleY)
-        }
+        let factor = scaleFactor(width: width, height: height)
         let newWidth = (width * factor).rounded()
         let newHeight = (height * factor).rounded()
         let limit = Double(Int32.max)

@@ -75,6 +75,9 @@ public enum ImageProcessingError: Error, Sendable, Equatable, CustomStringConver
     case cropRectOutsideImage(CGRect)
     /// A parameter (a radius, a border width) is negative or not finite.
     case invalidParameter(name: String, value: Double)
+    /// The processing failed for a reason the processor does not name; Nuke's only case, for processors
+    /// written against Nuke. The built-in processors throw the more specific cases above.
+    case unknown
 
     public var description: String {
         switch self {
@@ -88,6 +91,7 @@ public enum ImageProcessingError: Error, Sendable, Equatable, CustomStringConver
             "The crop rectangle \(rect) does not overlap the image"
         case let .invalidParameter(name, value):
             "Invalid \(name) \(value); it must be a non-negative finite number"
+        case .unknown: "Unknown"
         }
     }
 }

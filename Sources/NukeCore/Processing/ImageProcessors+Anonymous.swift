@@ -20,7 +20,8 @@ extension ImageProcessors {
             closure(image)
         }
 
-        public var description: String { "AnonymousProcessor(id: \(identifier))" }
+        /// Nuke's description, `AnonymousProcessor(identifier: com.example/invert)`.
+        public var description: String { "AnonymousProcessor(identifier: \(identifier))" }
     }
 
     /// Applies several processors in order, as one processor with one cache key.
@@ -67,8 +68,10 @@ extension ImageProcessors {
             lhs.processors.map(\.hashableIdentifier) == rhs.processors.map(\.hashableIdentifier)
         }
 
+        /// Nuke's description: the processors as an array, for example
+        /// `Composition(processors: [Circle(border: nil)])`.
         public var description: String {
-            "Composition(\(processors.map { "\($0)" }.joined(separator: ", ")))"
+            "Composition(processors: \(processors))"
         }
     }
 }

@@ -5,15 +5,17 @@ extension ImageProcessors {
     /// blurs per axis (the SVG `feGaussianBlur` method), whose cost per pixel does not depend on the
     /// radius; edges are extended rather than faded, and it works on premultiplied alpha, so transparent
     /// areas don't darken the colours around them. Radii above 100 pixels are treated as 100. A radius
-    /// of zero or less returns the image unchanged. Large images are split across all cores.
+    /// of zero returns the image unchanged; a negative radius is clamped to zero when the processor is
+    /// created, as in Nuke, so it equals `GaussianBlur(radius: 0)` and shares its identifier. Large images are split across all cores.
     ///
     /// Processing throws ``ImageProcessingError/emptyImage`` for an image without pixels.
     public struct GaussianBlur: ImageProcessing, Hashable, CustomStringConvertible {
         private let radius: Int
 
-        /// Creates a blur with the given radius (the standard deviation, in pixels); `8` by default.
+        /// Creates a blur with the given radius (the standard deviation, in pixels); `8` by default. A
+        /// negative radius is treated as `0` (no blur).
         public init(radius: Int = 8) {
-            self.radius = radius
+            self.radius = max(0, radius)
         }
 
         /// Returns the blurred image, or `nil` for an empty image.
@@ -46,11 +48,13 @@ extension ImageProcessors {
                 adopting: pixels, width: width, height: height, scale: image.scale, isOpaque: image.isOpaque)
         }
 
-        /// A stable string naming the radius (part of disk cache keys).
+        /// Nuke's identifier, `com.github.kean/nuke/gaussian_blur?radius=8`. Stable: it is part of disk cache
+        /// keys.
         public var identifier: String {
             "com.github.kean/nuke/gaussian_blur?radius=\(radius)"
         }
 
+        /// Nuke's description, `GaussianBlur(radius: 8)`.
         public var description: String {
             "GaussianBlur(radius: \(radius))"
         }

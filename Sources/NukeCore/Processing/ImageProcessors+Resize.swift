@@ -3,17 +3,19 @@ public import Foundation
 extension ImageProcessors {
     /// Scales an image to a target size, keeping its aspect ratio, with high-quality filtering.
     ///
-    /// The target is in points by default; points become pixels with the image's
-    /// ``PlatformImage/scale`` (which the pipeline sets from the request's scale), so
-    /// `Resize(size: CGSize(width: 100, height: 100))` of a scale-2 image targets 200 × 200 pixels. The output
-    /// keeps the input's scale.
+    /// The target is in points by default. As in Nuke, it is converted to pixels when the processor is
+    /// created; a point is one pixel on Linux (see ``ImageProcessingOptions/Unit/points``), so the same
+    /// number in points and in pixels gives equal processors with equal identifiers. The output keeps the
+    /// input's ``PlatformImage/scale``.
     ///
     /// - `.aspectFit`: the output fits inside the target; one side may be shorter.
     /// - `.aspectFill`: the output covers the target; one side may be longer. With `crop: true` the output
     ///   is then cropped around its centre to exactly the target size. `crop` has no effect with
     ///   `.aspectFit`.
-    /// - Images already smaller than the target are returned unchanged unless `upscale` is `true`; with
-    ///   `crop`, they are only cropped to at most the target size.
+    /// - Images already smaller than the target are returned unchanged unless `upscale` is `true`. With
+    ///   `.aspectFill` and `crop: true`, an image that would have to be enlarged to fill the target is
+    ///   instead cropped around its centre to the target's aspect ratio at its own resolution, as in Nuke:
+    ///   a 640 × 480 image and a 1000 × 1000 target give 480 × 480.
     ///
     /// Sides are rounded to whole pixels and never become smaller than one pixel. Shrinking averages every
     /// input pixel (a box reduction followed by a Lanczos-3 filter widened to the remaining factor), so fine
@@ -34,19 +36,24 @@ extension ImageProcessors {
             case size, width, height
         }
 
-        private let width: Double
-        private let height: Double
-        private let unit: ImageProcessingOptions.Unit
+        /// The target width in pixels, stored as a `Float` like Nuke does (it shows in the identifier).
+        private let width: Float
+        /// The target height in pixels.
+        private let height: Float
         private let contentMode: ImageProcessingOptions.ContentMode
         private let crop: Bool
         private let upscale: Bool
         private let fit: Fit
 
+        /// The side that `init(width:)` and `init(height:)` leave free, as Nuke records it in the identifier
+        /// (and so in disk cache keys); ``fit`` keeps it from constraining the output.
+        private static let placeholderSide: CGFloat = 9999
+
         /// Creates a processor that scales images to `size`.
         ///
         /// - Parameters:
         ///   - size: The target size.
-        ///   - unit: The unit of `size`; points are multiplied by the image's scale.
+        ///   - unit: The unit of `size`; points by default (one point is one pixel on Linux).
         ///   - contentMode: Whether the output fits inside or covers the target.
         ///   - crop: With `.aspectFill`, crops the output to exactly the target size around its centre.
         ///   - upscale: Allows making images larger; `false` by default.
@@ -58,19 +65,19 @@ extension ImageProcessors {
             upscale: Bool = false
         ) {
             self.init(
-                width: Double(size.width), height: Double(size.height), unit: unit, contentMode: contentMode,
-                crop: crop, upscale: upscale, fit: .size)
+                width: size.width, height: size.height, unit: unit, contentMode: contentMode, crop: crop,
+                upscale: upscale, fit: .size)
         }
 
         /// Creates a processor that scales images to `width`, keeping the aspect ratio.
         ///
         /// - Parameters:
         ///   - width: The target width.
-        ///   - unit: The unit of `width`; points are multiplied by the image's scale.
+        ///   - unit: The unit of `width`; points by default (one point is one pixel on Linux).
         ///   - upscale: Allows making images larger; `false` by default.
         public init(width: CGFloat, unit: ImageProcessingOptions.Unit = .points, upscale: Bool = false) {
             self.init(
-                width: Double(width), height: .infinity, unit: unit, contentMode: .aspectFit, crop: false,
+                width: width, height: Self.placeholderSide, unit: unit, contentMode: .aspectFit, crop: false,
                 upscale: upscale, fit: .width)
         }
 
@@ -78,21 +85,20 @@ extension ImageProcessors {
         ///
         /// - Parameters:
         ///   - height: The target height.
-        ///   - unit: The unit of `height`; points are multiplied by the image's scale.
+        ///   - unit: The unit of `height`; points by default (one point is one pixel on Linux).
         ///   - upscale: Allows making images larger; `false` by default.
         public init(height: CGFloat, unit: ImageProcessingOptions.Unit = .points, upscale: Bool = false) {
             self.init(
-                width: .infinity, height: Double(height), unit: unit, contentMode: .aspectFit, crop: false,
+                width: Self.placeholderSide, height: height, unit: unit, contentMode: .aspectFit, crop: false,
                 upscale: upscale, fit: .height)
         }
 
         private init(
-            width: Double, height: Double, unit: ImageProcessingOptions.Unit,
+            width: CGFloat, height: CGFloat, unit: ImageProcessingOptions.Unit,
             contentMode: ImageProcessingOptions.ContentMode, crop: Bool, upscale: Bool, fit: Fit
         ) {
-            self.width = width
-            self.height = height
-            self.unit = unit
+            self.width = Float(unit.pixels(width))
+            self.height = Float(unit.pixels(height))
             self.contentMode = contentMode
             self.crop = crop
             self.upscale = upscale
@@ -112,9 +118,8 @@ extension ImageProcessors {
         /// The resized image; see the type's documentation for the rules and errors.
         func resized(_ image: PlatformImage) throws -> PlatformImage {
             guard !image.isEmpty else { throw ImageProcessingError.emptyImage }
-            let multiplier = unit == .points ? image.scale : 1
-            let targetWidth = width * multiplier
-            let targetHeight = height * multiplier
+            let targetWidth = fit == .height ? .infinity : Double(width)
+            let targetHeight = fit == .width ? .infinity : Double(height)
             let widthIsValid = fit == .height || (targetWidth.isFinite && targetWidth > 0)
             let heightIsValid = fit == .width || (targetHeight.isFinite && targetHeight > 0)
             guard widthIsValid, heightIsValid else {
@@ -142,12 +147,8 @@ extension ImageProcessors {
             let imageWidth = Double(image.width)
             let imageHeight = Double(image.height)
             let factor = max(targetWidth / imageWidth, targetHeight / imageHeight)
-            if factor >= 1 && !upscale {
-                let cropWidth = Int(min(targetWidth, imageWidth))
-                let cropHeight = Int(min(targetHeight, imageHeight))
-                return image.cropped(
-                    x: (image.width - cropWidth) / 2, y: (image.height - cropHeight) / 2,
-                    width: cropWidth, height: cropHeight)
+            if factor > 1 && !upscale {
+                return croppedToAspectRatio(image, width: targetWidth, height: targetHeight)
             }
             try Self.validateOutput(width: targetWidth, height: targetHeight)
             let regionWidth = min(imageWidth, targetWidth / factor)
@@ -156,6 +157,24 @@ extension ImageProcessors {
                 x: (imageWidth - regionWidth) / 2, y: (imageHeight - regionHeight) / 2,
                 width: regionWidth, height: regionHeight)
             return image.resampled(region: region, width: Int(targetWidth), height: Int(targetHeight))
+        }
+
+        /// The largest centred part of `image` with the aspect ratio of `width`×`height`, at the image's own
+        /// resolution: what filling the target would show, without enlarging the image.
+        private func croppedToAspectRatio(_ image: PlatformImage, width: Double, height: Double) -> PlatformImage {
+            let imageWidth = Double(image.width)
+            let imageHeight = Double(image.height)
+            var cropWidth = image.width
+            var cropHeight = image.height
+            if imageWidth / imageHeight > width / height {
+                cropWidth = Int(min(imageWidth, max(1, (imageHeight * width / height).rounded())))
+            } else {
+                cropHeight = Int(min(imageHeight, max(1, (imageWidth * height / width).rounded())))
+            }
+            guard cropWidth != image.width || cropHeight != image.height else { return image }
+            return image.cropped(
+                x: (image.width - cropWidth) / 2, y: (image.height - cropHeight) / 2, width: cropWidth,
+                height: cropHeight)
         }
 
         private static func validateOutput(width: Double, height: Double) throws {
@@ -171,47 +190,36 @@ extension ImageProcessors {
         /// The same resize as decoding options, so a codec that scales while decoding (JPEG's DCT scaling, WebP,
         /// SVG) can produce the resized image directly when this is the request's first processor.
         var decodingHint: ImageRequest.ThumbnailOptions? {
-            let isValid: (Double) -> Bool = { $0.isFinite && $0 > 0 }
+            let isValid: (Float) -> Bool = { $0.isFinite && $0 > 0 }
             guard fit == .height || isValid(width), fit == .width || isValid(height) else {
                 return nil  // The resize itself reports the invalid size.
             }
-            return switch fit {
-            case .size:
-                ImageRequest.ThumbnailOptions(
-                    size: CGSize(width: width, height: height), unit: unit, contentMode: contentMode)
-            case .width:
-                ImageRequest.ThumbnailOptions(
-                    size: CGSize(width: width, height: Self.unbounded), unit: unit, contentMode: .aspectFit)
-            case .height:
-                ImageRequest.ThumbnailOptions(
-                    size: CGSize(width: Self.unbounded, height: height), unit: unit, contentMode: .aspectFit)
-            }
+            let size =
+                switch fit {
+                case .size: CGSize(width: Double(width), height: Double(height))
+                case .width: CGSize(width: Double(width), height: Self.unbounded)
+                case .height: CGSize(width: Self.unbounded, height: Double(height))
+                }
+            return ImageRequest.ThumbnailOptions(size: size, unit: .pixels, contentMode: contentMode)
         }
 
-        /// A stable string naming the target, unit, content mode and flags (part of disk cache keys).
+        /// Nuke's identifier, for example
+        /// `com.github.kean/nuke/resize?s=(320.0, 240.0),cm=.aspectFill,crop=false,upscale=false`, with the
+        /// size in pixels (a `Float`, so `33.3` shows as `33.29999923706055`) and `9999.0` for the side that
+        /// `init(width:)` or `init(height:)` leaves free. Stable: it is part of disk cache keys.
         public var identifier: String {
-            var identifier = "com.github.kean/nuke/resize?"
-            switch fit {
-            case .size:
-                identifier += "s=(\(width), \(height)),unit=\(unit),cm=\(contentMode),crop=\(crop)"
-            case .width:
-                identifier += "w=\(width),unit=\(unit)"
-            case .height:
-                identifier += "h=\(height),unit=\(unit)"
-            }
-            return identifier + ",upscale=\(upscale)"
+            "com.github.kean/nuke/resize?s=\(sizeDescription),cm=\(contentMode),crop=\(crop),upscale=\(upscale)"
         }
 
+        /// Nuke's description, for example
+        /// `Resize(size: (30.0, 30.0) pixels, contentMode: .aspectFit, crop: false, upscale: false)`.
         public var description: String {
-            switch fit {
-            case .size:
-                "Resize(size: \(width)×\(height) \(unit), contentMode: \(contentMode), crop: \(crop), "
-                    + "upscale: \(upscale))"
-            case .width:
-                "Resize(width: \(width) \(unit), upscale: \(upscale))"
-            case .height:
-                "Resize(height: \(height) \(unit), upscale: \(upscale))"
-            }
+            "Resize(size: \(sizeDescription) pixels, contentMode: \(contentMode), crop: \(crop), upscale: \(upscale))"
+        }
+
+        /// `(width, height)` in pixels, formatted like Nuke's `CGSize`.
+        private var sizeDescription: String {
+            "(\(Double(width)), \(Double(height)))"
         }
     }
 }

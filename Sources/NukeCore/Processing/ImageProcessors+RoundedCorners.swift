@@ -3,8 +3,9 @@ public import Foundation
 extension ImageProcessors {
     /// Rounds the corners of an image, with anti-aliased edges and an optional border.
     ///
-    /// The radius is in points by default (multiplied by the image's ``PlatformImage/scale``) and is
-    /// limited to half the shorter side. Pixels outside the rounded shape become transparent; the rest of
+    /// The radius is in points by default and, as in Nuke, converted to pixels when the processor is created
+    /// (a point is one pixel on Linux, see ``ImageProcessingOptions/Unit/points``); it is limited to half the
+    /// shorter side. Pixels outside the rounded shape become transparent; the rest of
     /// the image is unchanged. For the corners to look right, the image should be displayed at its pixel
     /// size (resize it first, see ``ImageProcessors/Resize``).
     ///
@@ -12,21 +13,20 @@ extension ImageProcessors {
     /// ``ImageProcessingError/invalidParameter(name:value:)`` for a negative or non-finite radius or
     /// border width.
     public struct RoundedCorners: ImageProcessing, Hashable, CustomStringConvertible {
+        /// The radius in pixels.
         private let radius: CGFloat
-        private let unit: ImageProcessingOptions.Unit
         private let border: ImageProcessingOptions.Border?
 
         /// Creates a processor that rounds corners to `radius`.
         ///
         /// - Parameters:
         ///   - radius: The radius of the corners.
-        ///   - unit: The unit of `radius`; points by default.
+        ///   - unit: The unit of `radius`; points by default (one point is one pixel on Linux).
         ///   - border: A border drawn along the inside of the rounded edge; none by default.
         public init(
             radius: CGFloat, unit: ImageProcessingOptions.Unit = .points, border: ImageProcessingOptions.Border? = nil
         ) {
-            self.radius = radius
-            self.unit = unit
+            self.radius = unit.pixels(radius)
             self.border = border
         }
 
@@ -42,21 +42,24 @@ extension ImageProcessors {
 
         func rounded(_ image: PlatformImage) throws -> PlatformImage {
             guard !image.isEmpty else { throw ImageProcessingError.emptyImage }
-            let pixels = Double(radius) * (unit == .points ? image.scale : 1)
+            let pixels = Double(radius)
             guard pixels.isFinite, pixels >= 0 else {
                 throw ImageProcessingError.invalidParameter(name: "corner radius", value: pixels)
             }
             return try image.masked(radius: pixels, border: border)
         }
 
-        /// A stable string naming the radius, unit and border (part of disk cache keys).
+        /// Nuke's identifier, `com.github.kean/nuke/rounded_corners?radius=16.0` with the radius in pixels,
+        /// followed by `,border=` and the border's description when there is one. Stable: it is part of disk
+        /// cache keys.
         public var identifier: String {
             let suffix = border.map { ",border=\($0)" } ?? ""
-            return "com.github.kean/nuke/rounded_corners?radius=\(Double(radius)),unit=\(unit)" + suffix
+            return "com.github.kean/nuke/rounded_corners?radius=\(Double(radius))" + suffix
         }
 
+        /// Nuke's description, for example `RoundedCorners(radius: 16.0 pixels, border: nil)`.
         public var description: String {
-            "RoundedCorners(radius: \(Double(radius)) \(unit), border: \(border?.description ?? "nil"))"
+            "RoundedCorners(radius: \(Double(radius)) pixels, border: \(border?.description ?? "nil"))"
         }
     }
 
@@ -92,11 +95,13 @@ extension ImageProcessors {
             return try square.masked(radius: Double(side) / 2, border: border)
         }
 
-        /// A stable string naming the border (part of disk cache keys).
+        /// Nuke's identifier, `com.github.kean/nuke/circle`, followed by `?border=` and the border's
+        /// description when there is one. Stable: it is part of disk cache keys.
         public var identifier: String {
             "com.github.kean/nuke/circle" + (border.map { "?border=\($0)" } ?? "")
         }
 
+        /// Nuke's description, for example `Circle(border: nil)`.
         public var description: String {
             "Circle(border: \(border?.description ?? "nil"))"
         }
@@ -106,17 +111,17 @@ extension ImageProcessors {
 extension PlatformImage {
     /// The image cut to a rounded rectangle of `radius` pixels, with an optional border.
     func masked(radius: Double, border: ImageProcessingOptions.Border?) throws -> PlatformImage {
-        let borderWidth = try border?.pixelWidth(scale: scale) ?? 0
+        let borderWidth = try border?.validatedWidth() ?? 0
         guard radius > 0 || borderWidth > 0 else { return self }
         let mask = ShapeMask(
             width: width, height: height, radius: radius, borderWidth: borderWidth,
-            borderColor: border?.color ?? RGBA(r: 0, g: 0, b: 0, a: 0))
+            borderColor: border?.color.premultipliedRGBA ?? RGBA(r: 0, g: 0, b: 0, a: 0))
         var pixels = packedPixels()
         pixels.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             mask.apply(to: base)
         }
-        let opaque = isOpaque && radius == 0 && (border?.color.a ?? 255) == 255
+        let opaque = isOpaque && radius == 0 && (border?.color.alpha ?? 1) == 1
         return PlatformImage(adopting: pixels, width: width, height: height, scale: scale, isOpaque: opaque)
     }
 }

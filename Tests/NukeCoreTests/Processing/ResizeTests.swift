@@ -42,10 +42,26 @@ private func px(_ width: Double, _ height: Double) -> CGSize {
             width: 40, height: 20,
             processor: .init(size: px(100, 100), unit: .pixels, contentMode: .aspectFit, upscale: true),
             expected: (100, 50)),
-        // crop without upscaling crops to at most the target; with upscaling it is exact
+        // crop without upscaling crops to the target's aspect ratio at the image's own size (as in Nuke);
+        // with upscaling it is exact
         .init(
             width: 40, height: 20, processor: .init(size: px(30, 30), unit: .pixels, crop: true),
-            expected: (30, 20)),
+            expected: (20, 20)),
+        .init(
+            width: 640, height: 480, processor: .init(size: px(960, 960), unit: .pixels, crop: true),
+            expected: (480, 480)),
+        .init(
+            width: 640, height: 480, processor: .init(size: px(1000, 100), unit: .pixels, crop: true),
+            expected: (640, 64)),
+        .init(
+            width: 100, height: 200, processor: .init(size: px(500, 500), unit: .pixels, crop: true),
+            expected: (100, 100)),
+        .init(
+            width: 640, height: 480, processor: .init(size: px(640, 100), unit: .pixels, crop: true),
+            expected: (640, 100)),
+        .init(
+            width: 640, height: 480, processor: .init(size: px(960, 960), unit: .pixels, crop: true, upscale: true),
+            expected: (960, 960)),
         .init(
             width: 40, height: 20, processor: .init(size: px(30, 30), unit: .pixels, crop: true, upscale: true),
             expected: (30, 30)),
@@ -77,13 +93,13 @@ private func px(_ width: Double, _ height: Double) -> CGSize {
             width: 1000, height: 3,
             processor: .init(size: px(10, 10), unit: .pixels, contentMode: .aspectFit), expected: (10, 1)),
         .init(width: 1, height: 1000, processor: .init(height: 10, unit: .pixels), expected: (1, 10)),
-        // points use the image's scale
+        // a point is a pixel on Linux, whatever the image's scale (Nuke uses the screen scale, 1 without one)
         .init(
             width: 400, height: 200, scale: 2, processor: .init(size: px(50, 50), contentMode: .aspectFit),
-            expected: (100, 50)),
-        .init(width: 400, height: 200, scale: 3, processor: .init(width: 20), expected: (60, 30)),
+            expected: (50, 25)),
+        .init(width: 400, height: 200, scale: 3, processor: .init(width: 20), expected: (20, 10)),
         .init(
-            width: 400, height: 200, scale: 2, processor: .init(size: px(25, 25), crop: true), expected: (50, 50)),
+            width: 400, height: 200, scale: 2, processor: .init(size: px(25, 25), crop: true), expected: (25, 25)),
     ]
 
     @Test(arguments: sizeCases)
@@ -240,11 +256,14 @@ private func px(_ width: Double, _ height: Double) -> CGSize {
         #expect(processingError(hugeCrop, image) == .outputTooLarge(width: 1e6, height: 1e6))
         // Absurd but finite targets without upscaling leave the image as it is
         for processor in [
-            ImageProcessors.Resize(size: px(1e300, 1e300), crop: true), ImageProcessors.Resize(width: 1e300),
-            ImageProcessors.Resize(size: px(1e300, 1e-300), unit: .pixels, contentMode: .aspectFit),
+            ImageProcessors.Resize(size: px(1e30, 1e30), crop: true), ImageProcessors.Resize(width: 1e30),
+            ImageProcessors.Resize(size: px(1e30, 1e-30), unit: .pixels, contentMode: .aspectFit),
         ] {
             #expect(processor.process(image)?.width ?? 0 >= 1, "\(processor)")
         }
+        // Sizes are stored as `Float`, as in Nuke: beyond its range they are infinite, or zero, and invalid
+        #expect(processingError(ImageProcessors.Resize(width: 1e300), image) != nil)
+        #expect(processingError(ImageProcessors.Resize(height: 1e-300), image) != nil)
     }
 
     @Test func containerMetadataIsKept() throws {

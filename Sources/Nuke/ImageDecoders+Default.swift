@@ -53,3 +53,21 @@ extension ImageDecoders {
         }
     }
 }
+
+extension ImageRequest.ThumbnailOptions {
+    /// Decodes a thumbnail of `data` with these options: at reduced size where the codec can (JPEG DCT scaling,
+    /// WebP's scaler, SVG at the target size), then resized to exactly what the options ask for. Returns `nil`
+    /// if no codec (PNG, JPEG, WebP, SVG) decodes the data.
+    ///
+    /// Runs synchronously on the calling thread; the pipeline does the same for requests with
+    /// ``ImageRequest/thumbnail`` off its actor.
+    public func makeThumbnail(with data: Data) -> PlatformImage? {
+        var request = ImageRequest(url: nil)
+        request.thumbnail = self
+        let context = ImageDecodingContext(request: request, data: data)
+        guard let decoder = ImageDecoders.Default(context: context),
+            let image = try? decoder.decode(data).image
+        else { return nil }
+        return try? makeThumbnail(from: image, scale: nil)
+    }
+}

@@ -4,7 +4,6 @@ import Nuke
 /// One execution of `nuke fetch`: starts every input at once, writes results as they finish, then reports.
 struct FetchRun {
     let options: FetchOptions
-    private let counters = Counters()
     private let console = Console.shared
 
     init(options: FetchOptions) {
@@ -28,7 +27,7 @@ struct FetchRun {
             }
         }
         let concurrency = options.concurrency
-        let pipeline = PipelineFactory.make(loader: options.loader, dataCache: dataCache, counters: counters) {
+        let pipeline = PipelineFactory.make(loader: options.loader, dataCache: dataCache) {
             if let concurrency { $0.dataLoadingQueue = TaskQueue(maxConcurrentOperationCount: concurrency) }
         }
         let claims = NameClaims()
@@ -51,7 +50,9 @@ struct FetchRun {
         console.clearProgress()
         dataCache?.flush()
         let results = outcomes.compactMap { $0 }
-        printSummary(results, written: claims.count, directory: directory, seconds: monotonicSeconds() - start)
+        printSummary(
+            results, statistics: pipeline.statistics, written: claims.count, directory: directory,
+            seconds: monotonicSeconds() - start)
         let failed = results.contains { if case .failed = $0 { true } else { false } }
         return failed ? ExitCode.failure : ExitCode.success
     }
@@ -71,7 +72,7 @@ struct FetchRun {
             response = try await pipeline.imageTask(with: ImageRequest(url: url, processors: options.processors))
                 .response
         } catch {
-            return .failed(failureDescription(error))
+            return .failed("\(error)")
         }
         guard let directory else { return .loaded(response, written: nil) }
         let file = directory.appendingPathComponent(OutputName.make(for: url, extension: options.format.fileExtension))
@@ -113,7 +114,9 @@ struct FetchRun {
         }
     }
 
-    private func printSummary(_ outcomes: [Outcome], written: Int, directory: URL?, seconds: Double) {
+    private func printSummary(
+        _ outcomes: [Outcome], statistics: ImagePipeline.Statistics, written: Int, directory: URL?, seconds: Double
+    ) {
         var memoryHits = 0
         var diskHits = 0
         var errors = 0
@@ -130,9 +133,9 @@ struct FetchRun {
         console.print("")
         console.print(Formatting.row("requests", "\(options.inputs.count) (\(unique) unique inputs)"))
         console.print(
-            Formatting.row(
-                "downloads", "\(counters[Counters.downloads]) (\(Formatting.bytes(counters[Counters.downloadBytes])))"))
-        console.print(Formatting.row("decodes", "\(counters[Counters.decodes])"))
+            Formatting.row("loads", "\(statistics.dataLoadsStarted) (\(Formatting.bytes(Int(statistics.bytesLoaded))))")
+        )
+        console.print(Formatting.row("decodes", "\(statistics.decodes)"))
         console.print(Formatting.row("cache hits", "\(memoryHits) memory, \(diskHits) disk"))
         if let directory {
             console.print(Formatting.row("written", "\(written) file\(written == 1 ? "" : "s") in \(directory.path)"))

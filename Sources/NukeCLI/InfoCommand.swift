@@ -54,7 +54,7 @@ enum InfoCommand {
         if url.isFileURL, !FileManager.default.fileExists(atPath: url.path) {
             throw UsageError("no such file: \(url.path)")
         }
-        let pipeline = PipelineFactory.make(loader: loader, counters: Counters())
+        let pipeline = PipelineFactory.make(loader: loader)
         let (data, urlResponse) = try await pipeline.data(for: ImageRequest(url: url))
         let console = Console.shared
         let type = AssetType(data)

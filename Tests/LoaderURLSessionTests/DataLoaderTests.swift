@@ -105,6 +105,37 @@ struct DataLoaderTests {
         #expect(load.violations.isEmpty)
     }
 
+    @Test func customValidationRejectsResponsesBeforeTheirBody() async throws {
+        // Given a validator that accepts only PNG responses
+        struct NotPNG: Error {}
+        let server = try LoopbackHTTPServer(routes: [
+            "/png": .data(Data("png".utf8), headers: ["Content-Type": "image/png"]),
+            "/text": .data(Data("text".utf8), headers: ["Content-Type": "text/plain"]),
+        ])
+        let loader = DataLoader(validate: { response in
+            response.mimeType == "image/png" ? DataLoader.validate(response: response) : NotPNG()
+        })
+
+        // When both are loaded
+        let png = try await load(loader, server.url("/png"))
+        let text = try await load(loader, server.url("/text"))
+
+        // Then the PNG arrives and the text fails with the validator's error, with no body delivered
+        #expect(png.error == nil && png.byteCount == 3)
+        #expect(text.error is NotPNG)
+        #expect(text.byteCount == 0)
+    }
+
+    @Test func defaultValidationAcceptsSuccessStatusesAndNonHTTPResponses() throws {
+        let url = try #require(URL(string: "http://127.0.0.1/a"))
+        let ok = try #require(HTTPURLResponse(url: url, statusCode: 204, httpVersion: nil, headerFields: nil))
+        let missing = try #require(HTTPURLResponse(url: url, statusCode: 404, httpVersion: nil, headerFields: nil))
+        #expect(DataLoader.validate(response: ok) == nil)
+        #expect(DataLoader.validate(response: missing) as? DataLoader.Error == .statusCodeUnacceptable(404))
+        let plain = URLResponse(url: url, mimeType: nil, expectedContentLength: 0, textEncodingName: nil)
+        #expect(DataLoader.validate(response: plain) == nil)
+    }
+
     @Test func errorsDescribeThemselves() {
         #expect(DataLoader.Error.statusCodeUnacceptable(500).description.contains("500"))
         #expect(DataLoader.Error.redirectNotAllowed(URL(string: "ftp://x/y")).description.contains("ftp://x/y"))

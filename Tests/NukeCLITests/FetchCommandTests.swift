@@ -77,7 +77,7 @@ import Testing
             let image = try Images.decode(directory.url.appendingPathComponent("\(loader)/\(names[0])"))
             #expect((image.width, image.height) == (40, 20))
             #expect(result.stdout.contains("requests            3"))
-            #expect(result.stdout.contains("downloads           1"))
+            #expect(result.stdout.contains("loads               1"))
             #expect(result.stdout.contains("decodes             1"))
         }
         #expect(server.requests(for: "/photos/beach.jpg").count == 2)

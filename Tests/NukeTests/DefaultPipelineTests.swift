@@ -23,7 +23,7 @@ import Testing
         var opaque = Fixtures.solidImage(width: 4, height: 4, color: .init(r: 10, g: 20, b: 30))
         opaque.isOpaque = true
         let transparent = Fixtures.solidImage(width: 4, height: 4, color: .init(r: 0, g: 0, b: 0, a: 0))
-        let encoder = ImageEncoders.Automatic()
+        let encoder = ImageEncoders.Default()
         #expect(AssetType(try #require(encoder.encode(opaque))) == .jpeg)
         #expect(AssetType(try #require(encoder.encode(transparent))) == .png)
     }

@@ -6,9 +6,8 @@ struct DemoReport {
     let set: DemoImageSet
     let server: DemoServer.Statistics
     let port: Int
-    let counters: Counters
+    let pipeline: ImagePipeline.Statistics
     let tasks: TaskObserver.Counts
-    let joins: Int
     let diskCache: DataCache.Statistics
     let feed: FeedRecorder.Summary
     let cellCount: Int
@@ -16,8 +15,6 @@ struct DemoReport {
 
     func print(to console: Console) {
         let row = Formatting.row
-        let downloads = counters[Counters.downloads]
-        let decodes = counters[Counters.decodes]
         let prefetches = max(0, tasks.created - feed.appearances)
         let kinds = Dictionary(grouping: set.files, by: { ($0.path as NSString).pathExtension }).mapValues(\.count)
         console.print(
@@ -35,15 +32,17 @@ struct DemoReport {
         console.print(
             row(
                 "downloads",
-                "\(downloads) (\(Formatting.bytes(counters[Counters.downloadBytes])); \(set.files.count) distinct images)"
+                "\(pipeline.dataLoadsStarted) (\(Formatting.bytes(Int(pipeline.bytesLoaded))); "
+                    + "\(set.files.count) distinct images)"
             ))
         console.print(
             row(
                 "disk cache reads", "\(diskCache.hitCount) (original data of a downloaded image, for another thumbnail)"
             ))
-        console.print(row("decodes", "\(decodes) (at most one per image and thumbnail size, unless evicted)"))
-        console.print(row("coalesced joins", "\(joins) requests joined a decode already in flight"))
-        console.print(row("memory cache hits", "\(tasks.memoryHits)"))
+        console.print(row("decodes", "\(pipeline.decodes) (at most one per image and thumbnail size, unless evicted)"))
+        console.print(
+            row("coalesced joins", "\(pipeline.coalescedJoins) times a request joined a download or decode in flight"))
+        console.print(row("memory cache hits", "\(pipeline.memoryCacheHits)"))
         console.print(
             row(
                 "cancellations",

@@ -23,11 +23,10 @@ struct DemoRun {
         let server = try DemoServer(files: set.files)
         defer { server.shutdown() }
 
-        let counters = Counters()
         let observer = TaskObserver()
         let dataCache = try DataCache(path: directory.appendingPathComponent("cache"))
         // A scrolling feed starts and cancels requests in storms: the case the rate limiter is for.
-        let pipeline = PipelineFactory.make(dataCache: dataCache, counters: counters, delegate: observer) {
+        let pipeline = PipelineFactory.make(dataCache: dataCache, delegate: observer) {
             $0.isRateLimiterEnabled = true
         }
         let layout = FeedLayout(cellCount: options.cellCount, urls: set.files.map { server.url($0.path) })
@@ -46,8 +45,8 @@ struct DemoRun {
         try png.write(to: options.contactSheet, options: .atomic)
 
         let report = DemoReport(
-            set: set, server: server.statistics, port: server.port, counters: counters, tasks: observer.snapshot,
-            joins: observer.coalescedJoins(decodes: counters), diskCache: dataCache.statistics, feed: feed,
+            set: set, server: server.statistics, port: server.port, pipeline: pipeline.statistics,
+            tasks: observer.snapshot, diskCache: dataCache.statistics, feed: feed,
             cellCount: options.cellCount,
             times: (generate: generated - start, play: played - generated, total: monotonicSeconds() - start))
         report.print(to: console)

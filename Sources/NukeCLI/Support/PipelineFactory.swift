@@ -2,8 +2,8 @@ import Foundation
 import LoaderURLSession
 import Nuke
 
-/// Builds the pipelines of the commands: the chosen loader and every codec, wrapped so ``Counters`` see each
-/// download and decode; a fresh memory cache; the disk cache only if given.
+/// Builds the pipelines of the commands: the chosen loader and every codec, a fresh memory cache, the disk cache
+/// only if given. What they did is in each pipeline's ``ImagePipeline/statistics``.
 enum PipelineFactory {
     /// The loaders `--loader` accepts.
     enum Loader: String {
@@ -27,20 +27,14 @@ enum PipelineFactory {
     static func make(
         loader: Loader = .curl,
         dataCache: (any DataCaching)? = nil,
-        counters: Counters,
         delegate: (any ImagePipeline.Delegate)? = nil,
         configure: (inout ImagePipeline.Configuration) -> Void = { _ in }
     ) -> ImagePipeline {
         let registry = ImageDecoderRegistry()
         registry.registerDefaultCodecs()
-        var configuration = ImagePipeline.Configuration(
-            dataLoader: CountingDataLoader(base: loader.make(), counters: counters), imageCache: ImageCache())
+        var configuration = ImagePipeline.Configuration(dataLoader: loader.make(), imageCache: ImageCache())
         configuration.dataCache = dataCache
-        configuration.makeImageDecoder = { context in
-            registry.decoder(for: context).map {
-                CountingDecoder(base: $0, counters: counters, key: Counters.imageKey(context.request))
-            }
-        }
+        configuration.makeImageDecoder = { registry.decoder(for: $0) }
         configure(&configuration)
         return ImagePipeline(configuration: configuration, delegate: delegate)
     }

@@ -38,3 +38,18 @@ import Testing
         #expect((encoder as? ImageEncoders.Default)?.compressionQuality == 0.5)
     }
 }
+
+@Suite struct ImageIOEncoderTests {
+    @Test func encodesEachSupportedType() throws {
+        let image = Fixtures.solidImage(width: 8, height: 8, color: .init(r: 1, g: 2, b: 3))
+        for type in [AssetType.png, .jpeg, .webp] {
+            #expect(ImageEncoders.ImageIO.isSupported(type: type))
+            let data = try #require(ImageEncoders.ImageIO(type: type, compressionRatio: 0.7).encode(image))
+            #expect(AssetType(data) == type)
+        }
+        #expect(!ImageEncoders.ImageIO.isSupported(type: .heic))
+        #expect(ImageEncoders.ImageIO(type: .heic).encode(image) == nil)
+        let encoder: any ImageEncoding = .imageIO(type: .png)
+        #expect((encoder as? ImageEncoders.ImageIO)?.type == .png)
+    }
+}

@@ -86,7 +86,7 @@ enum JPEGScan {
             }
             return value
         }
-        guard let ifd0 = read(4, 4), let count0 = read(ifd0, 2),
+        guard read(2, 2) == 42, let ifd0 = read(4, 4), let count0 = read(ifd0, 2),
             let ifd1 = read(ifd0 + 2 + count0 * 12, 4), ifd1 != 0, let count1 = read(ifd1, 2)
         else { return nil }
         var start: Int?

@@ -20,6 +20,7 @@ import Testing
         #expect(image.width == SampleImages.width)
         #expect(response.image == image && response.request.url == backend.pngURL)
         #expect(task.state == .completed && !task.isCancelled)
+        #expect(![ImageTask.State.running, .cancelled].contains(task.state))
         #expect(task.request.url == backend.pngURL)
         #expect(requestTask.priority == .high)
         #expect(task.id == ObjectIdentifier(task) && task != requestTask && task.taskId != requestTask.taskId)

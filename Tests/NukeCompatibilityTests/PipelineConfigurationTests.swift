@@ -102,7 +102,8 @@ import Testing
         configuration.makeImageEncoder = { _ in ImageEncoders.Default() }
         configuration.isDecompressionEnabled = false
         configuration.isUsingPrepareForDisplay = true
-        configuration.dataCachePolicy = .storeAll
+        let policy: ImagePipeline.DataCachePolicy = .storeAll
+        configuration.dataCachePolicy = policy
         configuration.isTaskCoalescingEnabled = false
         configuration.isRateLimiterEnabled = true
         configuration.isProgressiveDecodingEnabled = true

@@ -1,5 +1,6 @@
 import Foundation
 import Nuke
+import NukeTestKit
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -36,6 +37,8 @@ final class DictionaryImageCache: ImageCaching {
 final class CountingDataLoader: DataLoading {
     private let wrapped: any DataLoading
     private let counts = LockedValueBox((loads: 0, cancels: 0))
+    /// Opens when a load is cancelled.
+    let cancelled = Gate()
 
     init(_ wrapped: any DataLoading = DataLoader()) { self.wrapped = wrapped }
 
@@ -49,7 +52,7 @@ final class CountingDataLoader: DataLoading {
     ) -> any Cancellable {
         counts.withLock { $0.loads += 1 }
         let task = wrapped.loadData(with: request, didReceiveData: didReceiveData, completion: completion)
-        return CountingCancellable(task: task, counts: counts)
+        return CountingCancellable(task: task, counts: counts, cancelled: cancelled)
     }
 }
 
@@ -57,9 +60,11 @@ final class CountingDataLoader: DataLoading {
 private struct CountingCancellable: Cancellable {
     let task: any Cancellable
     let counts: LockedValueBox<(loads: Int, cancels: Int)>
+    let cancelled: Gate
 
     func cancel() {
         counts.withLock { $0.cancels += 1 }
+        cancelled.open()
         task.cancel()
     }
 }

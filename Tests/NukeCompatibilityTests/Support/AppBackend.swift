@@ -26,7 +26,7 @@ enum SampleImages {
 final class AppBackend: Sendable {
     let server: LoopbackHTTPServer
     /// Holds `/gated.png` until opened.
-    let gate = Gate()
+    let gate = ResponseGate()
 
     init() throws {
         let png = try SampleImages.png()
@@ -38,12 +38,9 @@ final class AppBackend: Sendable {
             "/missing.png": .status(404),
             "/garbage.png": .data(Data("not an image".utf8), headers: ["Content-Type": "image/png"]),
             "/gated.png": .handler { _ in
-                // The server runs each connection on its own thread: blocking here holds only this response.
-                let semaphore = DispatchSemaphore(value: 0)
-                Task {
-                    await gate.wait(); semaphore.signal()
-                }
-                semaphore.wait()
+                // The server runs each connection on its own thread: blocking here holds only this response
+                // (and no Swift concurrency thread, which the server's shutdown in `deinit` may be holding).
+                gate.waitBlocking()
                 return .data(png, headers: ["Content-Type": "image/png"])
             },
         ])
@@ -81,4 +78,34 @@ func makeAppPipeline(
 /// A unique directory under the system's temporary directory; the caller removes it.
 func makeTemporaryDirectory() -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("nuke-compat-\(UUID().uuidString)")
+}
+
+/// Holds server responses (on the server's own threads) until the test opens it.
+final class ResponseGate: Sendable {
+    private let condition = LockedCondition()
+
+    /// Releases every held response, now and later.
+    func open() { condition.open() }
+
+    /// Blocks the calling (server) thread until ``open()``.
+    func waitBlocking() { condition.waitUntilOpen() }
+}
+
+/// An `NSCondition` and the flag it guards. `@unchecked Sendable`: the flag is only touched under the condition's lock.
+private final class LockedCondition: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var isOpen = false
+
+    func open() {
+        condition.lock()
+        isOpen = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func waitUntilOpen() {
+        condition.lock()
+        while !isOpen { condition.wait() }
+        condition.unlock()
+    }
 }

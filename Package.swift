@@ -62,6 +62,8 @@ let package = Package(
             ]),
         .testTarget(name: "NukeTestKitTests", dependencies: ["NukeTestKit", "NukeCore"]),
         .testTarget(name: "NukeTests", dependencies: ["Nuke", "NukeTestKit"]),
+        // App-style code against Nuke's public API (see Tests/NukeCompatibilityTests/ChecklistCoverageTests.swift).
+        .testTarget(name: "NukeCompatibilityTests", dependencies: ["Nuke", "NukeTestKit"]),
         // Runs the built `nuke` binary; depending on the executable target makes `swift test` build it.
         .testTarget(name: "NukeCLITests", dependencies: ["NukeCLI", "Nuke", "NukeTestKit"]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),

@@ -37,8 +37,17 @@ public final class DataLoader: DataLoading {
     /// How many redirects a load follows before failing with ``Error/tooManyRedirects(_:)``.
     public let maximumRedirects: Int
 
-    private let delegate: DataLoaderSessionDelegate
+    private let sessionDelegate: DataLoaderSessionDelegate
     private let options = LockedValueBox(false)
+
+    /// A delegate that receives the session events this loader doesn't handle itself: authentication
+    /// challenges (session- and task-level), the session's invalidation, and task metrics where
+    /// FoundationNetworking reports them (it doesn't, today). Without one (the
+    /// default) challenges get the system's default handling. Held strongly; settable at any time.
+    public var delegate: (any URLSessionDelegate)? {
+        get { self.sessionDelegate.forwardee }
+        set { self.sessionDelegate.forwardee = newValue }
+    }
 
     /// Has no effect: this loader always hands each chunk to the pipeline as it arrives (Nuke's option asks
     /// Apple's `URLSession` for that). Default `false`.
@@ -93,11 +102,11 @@ public final class DataLoader: DataLoading {
         maximumRedirects: Int
     ) {
         self.maximumRedirects = max(0, maximumRedirects)
-        delegate = DataLoaderSessionDelegate(maximumRedirects: self.maximumRedirects, validate: validate)
+        sessionDelegate = DataLoaderSessionDelegate(maximumRedirects: self.maximumRedirects, validate: validate)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "nuke.DataLoader.delegate"
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        session = URLSession(configuration: configuration, delegate: sessionDelegate, delegateQueue: queue)
     }
 
     deinit {
@@ -112,7 +121,7 @@ public final class DataLoader: DataLoading {
     ) -> any Cancellable {
         let task = session.dataTask(with: request)
         let handler = DataLoaderTaskHandler(didReceiveData: didReceiveData, completion: completion)
-        delegate.register(handler, for: task)
+        sessionDelegate.register(handler, for: task)
         task.resume()
         return DataLoaderTaskToken(task: task, handler: handler)
     }

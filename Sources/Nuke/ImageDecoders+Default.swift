@@ -10,20 +10,24 @@ extension ImageDecoders {
     /// previews and the final decode. Safe to use from any thread.
     public final class Default: ImageDecoding, Sendable {
         private let codec: LockedValueBox<(any ImageDecoding)?>
+        private let isThumbnail: Bool
 
         /// Creates a decoder that picks the codec from the first data it is given.
         public init() {
             codec = LockedValueBox(nil)
+            isThumbnail = false
         }
 
         /// Creates a decoder for the image in `context`, or returns `nil` if no codec handles it.
         public init?(context: ImageDecodingContext) {
             guard let codec = Default.codec(for: context) else { return nil }
             self.codec = LockedValueBox(codec)
+            isThumbnail = context.request.thumbnail != nil
         }
 
-        /// `true`, as for every decoder here: decodes run on the decoding queue.
-        public var isAsynchronous: Bool { true }
+        /// `true` when decoding a thumbnail, the slower path, as in Nuke (decodes run on the decoding queue
+        /// whatever the value).
+        public var isAsynchronous: Bool { isThumbnail }
 
         /// Decodes `data` with the chosen codec; throws ``ImageDecodingError/unknown`` if no codec handles it.
         public func decode(_ data: Data) throws -> ImageContainer {

@@ -88,14 +88,14 @@ struct JPEGThumbnailTests {
     @Test(
         "decodes with the smallest DCT scale that covers the thumbnail",
         arguments: [
-            (maxPixelSize: Float(40), width: 50, height: 38),  // 1/8
+            (maxPixelSize: CGFloat(40), width: 50, height: 38),  // 1/8
             (maxPixelSize: 60, width: 100, height: 75),  // 1/4: 1/8 would give 50 < 60
             (maxPixelSize: 100, width: 100, height: 75),  // 1/4 exactly
             (maxPixelSize: 150, width: 200, height: 150),  // 1/2
             (maxPixelSize: 250, width: 400, height: 300),  // full size
             (maxPixelSize: 1000, width: 400, height: 300),  // never upscaled
         ])
-    func dctScale(_ thumbnail: (maxPixelSize: Float, width: Int, height: Int)) throws {
+    func dctScale(_ thumbnail: (maxPixelSize: CGFloat, width: Int, height: Int)) throws {
         // Given
         let data = try Self.photo()
         let decoder = try #require(

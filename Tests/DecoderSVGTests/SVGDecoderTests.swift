@@ -27,8 +27,8 @@ struct SVGDecoderTests {
 
     @Test(
         "renders at 3 thumbnail sizes, down and up, with the shape in place",
-        arguments: [(Float(20), 20, 10), (80, 80, 40), (400, 400, 200)])
-    func thumbnailSizes(_ size: (maxPixelSize: Float, width: Int, height: Int)) throws {
+        arguments: [(CGFloat(20), 20, 10), (80, 80, 40), (400, 400, 200)])
+    func thumbnailSizes(_ size: (maxPixelSize: CGFloat, width: Int, height: Int)) throws {
         let image = try render(twoHalves, thumbnail: .init(maxPixelSize: size.maxPixelSize))
 
         #expect(image.width == size.width && image.height == size.height)

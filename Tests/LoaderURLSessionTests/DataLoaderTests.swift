@@ -136,6 +136,26 @@ struct DataLoaderTests {
         #expect(DataLoader.validate(response: plain) == nil)
     }
 
+    @Test func appDelegateHearsTheSessionsInvalidation() async throws {
+        // Given an app delegate on the loader
+        final class InvalidationDelegate: NSObject, URLSessionDelegate, @unchecked Sendable {
+            // @unchecked: `gate` is Sendable; nothing else is stored.
+            let gate = Gate()
+            func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) { gate.open() }
+        }
+        let loader = DataLoader()
+        let delegate = InvalidationDelegate()
+        loader.delegate = delegate
+        #expect(loader.delegate === delegate)
+
+        // When the session is invalidated
+        loader.session.invalidateAndCancel()
+
+        // Then the event the loader doesn't handle itself reaches the app's delegate
+        await delegate.gate.wait()
+        #expect(delegate.gate.isOpen)
+    }
+
     @Test func errorsDescribeThemselves() {
         #expect(DataLoader.Error.statusCodeUnacceptable(500).description.contains("500"))
         #expect(DataLoader.Error.redirectNotAllowed(URL(string: "ftp://x/y")).description.contains("ftp://x/y"))

@@ -33,10 +33,13 @@ import Testing
             result = .failure(error)
         }
 
-        // Then: here `Configuration()` loads with `MissingDataLoader` — the app must set a loader up
-        withKnownIssue("ImagePipeline.Configuration() has no network loader here (Nuke: DataLoader())") {
-            _ = try result.get()
+        // Then: here `Configuration()` loads with `MissingDataLoader` (NukeCore links no network library; see
+        // Porting.md), which fails with an error that names the plugin to add
+        guard case let .failure(.dataLoadingFailed(error)) = result else {
+            Issue.record("expected dataLoadingFailed, got \(result)")
+            return
         }
+        #expect("\(error)".contains("CurlDataLoader"))
     }
 
     @Test func sharedRegistryRegistration() throws {

@@ -56,7 +56,7 @@ private final class RecordingDelegate: ImagePipeline.Delegate, @unchecked Sendab
         return MockImageDecoder()
     }
 
-    func imageEncoder(for context: ImageEncodingContext, pipeline: ImagePipeline) -> (any ImageEncoding)? {
+    func imageEncoder(for context: ImageEncodingContext, pipeline: ImagePipeline) -> any ImageEncoding {
         record("encoder")
         return MockImageEncoder()
     }

@@ -168,7 +168,8 @@ import Testing
         let container = try ImageDecoders.Empty().decode(data)
         #expect(container.image.isEmpty)
         #expect(container.data == data)
-        #expect(container.type == .gif)
+        #expect(container.type == nil)  // The given asset type, as in Nuke (the pipeline fills in the sniffed one).
+        #expect(try ImageDecoders.Empty(assetType: .gif).decode(data).type == .gif)
         #expect(ImageDecoders.Empty().decodePartiallyDownloadedData(data) == nil)
         #expect(ImageDecoders.Empty(isProgressive: true).decodePartiallyDownloadedData(data)?.isPreview == true)
     }

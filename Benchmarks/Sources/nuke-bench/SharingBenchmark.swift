@@ -110,7 +110,7 @@ struct SharingBenchmark {
             for request in requests {
                 let variant = variants[request.variant]
                 var imageRequest = ImageRequest(url: request.url, processors: variant.processors)
-                imageRequest.thumbnail = ImageRequest.ThumbnailOptions(maxPixelSize: variant.size)
+                imageRequest.thumbnail = ImageRequest.ThumbnailOptions(maxPixelSize: CGFloat(variant.size))
                 group.addTask {
                     let image = try await pipeline.image(for: imageRequest)
                     guard max(image.width, image.height) == Int(variant.size) else {
@@ -135,7 +135,7 @@ struct SharingBenchmark {
                 group.addTask {
                     let data = try await loadData(request.url, with: loader)
                     var imageRequest = ImageRequest(url: request.url)
-                    let thumbnail = ImageRequest.ThumbnailOptions(maxPixelSize: variant.size)
+                    let thumbnail = ImageRequest.ThumbnailOptions(maxPixelSize: CGFloat(variant.size))
                     imageRequest.thumbnail = thumbnail
                     guard
                         let decoder = ImageDecoders.JPEG(

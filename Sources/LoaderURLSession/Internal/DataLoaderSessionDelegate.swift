@@ -52,14 +52,22 @@ final class DataLoaderTaskHandler: @unchecked Sendable {
 
 /// The session delegate: routes each task's events to its handler, validates status codes and redirects.
 final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    // @unchecked: `handlers` is a locked box; `maximumRedirects` and `validate` are immutable.
+    // @unchecked: `handlers` and `forwardeeBox` are locked boxes; `maximumRedirects` and `validate` are
+    // immutable.
     private let handlers = LockedValueBox([Int: DataLoaderTaskHandler]())
+    private let forwardeeBox = LockedValueBox<(any URLSessionDelegate)?>(nil)
     private let maximumRedirects: Int
     private let validate: @Sendable (URLResponse) -> (any Error)?
 
     init(maximumRedirects: Int, validate: @escaping @Sendable (URLResponse) -> (any Error)?) {
         self.maximumRedirects = maximumRedirects
         self.validate = validate
+    }
+
+    /// The app's delegate (``DataLoader/delegate``), told what this one doesn't handle.
+    var forwardee: (any URLSessionDelegate)? {
+        get { forwardeeBox.snapshot }
+        set { forwardeeBox.withLock { $0 = newValue } }
     }
 
     func register(_ handler: DataLoaderTaskHandler, for task: URLSessionTask) {
@@ -118,5 +126,33 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
         } else {
             handler.finish(nil)
         }
+    }
+
+    // MARK: Forwarded to the app's delegate
+
+    func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
+        forwardee?.urlSession(session, didBecomeInvalidWithError: error)
+    }
+
+    func urlSession(
+        _ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        guard let forwardee else { return completionHandler(.performDefaultHandling, nil) }
+        forwardee.urlSession(session, didReceive: challenge, completionHandler: completionHandler)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        guard let forwardee = forwardee as? any URLSessionTaskDelegate else {
+            return completionHandler(.performDefaultHandling, nil)
+        }
+        forwardee.urlSession(session, task: task, didReceive: challenge, completionHandler: completionHandler)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
+        (forwardee as? any URLSessionTaskDelegate)?.urlSession(session, task: task, didFinishCollecting: metrics)
     }
 }

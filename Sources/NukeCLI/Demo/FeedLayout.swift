@@ -11,7 +11,7 @@ struct FeedLayout {
         let thumbnailSize: Float
         var request: ImageRequest {
             var request = ImageRequest(url: url)
-            request.thumbnail = ImageRequest.ThumbnailOptions(maxPixelSize: thumbnailSize)
+            request.thumbnail = ImageRequest.ThumbnailOptions(maxPixelSize: CGFloat(thumbnailSize))
             return request
         }
     }

@@ -16,7 +16,7 @@ public import Foundation
 public protocol ImageDecoding: Sendable {
     /// Whether decoding is slow enough to need a thread of its own. Every decode here already runs off the
     /// pipeline's actor on ``ImagePipeline/Configuration/imageDecodingQueue``, so the value changes nothing;
-    /// it exists for decoders written for Nuke. The default is `true`.
+    /// it exists for decoders written for Nuke. The default is `false`, as in Nuke.
     var isAsynchronous: Bool { get }
 
     /// Decodes the complete data.
@@ -28,7 +28,7 @@ public protocol ImageDecoding: Sendable {
 }
 
 extension ImageDecoding {
-    public var isAsynchronous: Bool { true }
+    public var isAsynchronous: Bool { false }
 
     public func decodePartiallyDownloadedData(_ data: Data) -> ImageContainer? { nil }
 }
@@ -45,6 +45,9 @@ public protocol AsyncImageDecoding: ImageDecoding {
 }
 
 extension AsyncImageDecoding {
+    /// `true`: the decoder's work is asynchronous.
+    public var isAsynchronous: Bool { true }
+
     /// Throws ``ImageDecodingError/synchronousDecodingUnsupported``; implement it if the decoder can also work
     /// synchronously.
     public func decode(_ data: Data) throws -> ImageContainer {
@@ -113,7 +116,7 @@ extension ImageDecoders {
     ///
     /// Use it to pass data through the pipeline without decoding, e.g. for formats the app renders itself.
     public struct Empty: ImageDecoding, Sendable {
-        /// The type recorded in the container; `nil` sniffs it from the data.
+        /// The type recorded in the container, as given (the pipeline fills in the sniffed type when it is `nil`).
         public let assetType: AssetType?
         /// Whether to produce previews (also empty) for partial data.
         public let isProgressive: Bool
@@ -128,13 +131,12 @@ extension ImageDecoders {
         public var isAsynchronous: Bool { false }
 
         public func decode(_ data: Data) throws -> ImageContainer {
-            ImageContainer(image: PlatformImage(), type: assetType ?? AssetType(data), data: data)
+            ImageContainer(image: PlatformImage(), type: assetType, data: data)
         }
 
         public func decodePartiallyDownloadedData(_ data: Data) -> ImageContainer? {
             guard isProgressive else { return nil }
-            return ImageContainer(
-                image: PlatformImage(), type: assetType ?? AssetType(data), isPreview: true, data: data)
+            return ImageContainer(image: PlatformImage(), type: assetType, isPreview: true, data: data)
         }
     }
 }

@@ -40,3 +40,8 @@ public struct ImageEncodingContext: Sendable {
 
 /// Namespace for encoders; plugins add theirs (`ImageEncoders.PNG`, …).
 public enum ImageEncoders {}
+
+/// The encoder of a configuration without codecs: encodes nothing, so nothing is stored encoded.
+struct NoImageEncoder: ImageEncoding {
+    func encode(_ image: PlatformImage) -> Data? { nil }
+}

@@ -50,6 +50,6 @@ public struct ImageContainer: Sendable {
         public init(stringLiteral value: String) { self.rawValue = value }
 
         /// The scan number of a progressive JPEG preview (an `Int`).
-        public static let scanNumberKey: UserInfoKey = "nuke.scanNumber"
+        public static let scanNumberKey: UserInfoKey = "com.github/kean/nuke/scan-number"
     }
 }

@@ -9,6 +9,8 @@ final class DataTask: Sendable {
     typealias Output = (Data, URLResponse?)
 
     let request: ImageRequest
+    /// Called on the pipeline's actor as bytes arrive (completed, total), until the task finishes.
+    let onProgress: (@Sendable (Int64, Int64) -> Void)?
     private let state: LockedValueBox<State>
 
     private struct State {
@@ -18,8 +20,13 @@ final class DataTask: Sendable {
         var onFinish: (@Sendable (Result<Output, ImagePipeline.Error>) -> Void)?
     }
 
-    init(request: ImageRequest, onFinish: (@Sendable (Result<Output, ImagePipeline.Error>) -> Void)? = nil) {
+    init(
+        request: ImageRequest,
+        onProgress: (@Sendable (Int64, Int64) -> Void)? = nil,
+        onFinish: (@Sendable (Result<Output, ImagePipeline.Error>) -> Void)? = nil
+    ) {
         self.request = request
+        self.onProgress = onProgress
         self.state = LockedValueBox(State(priority: request.priority, onFinish: onFinish))
     }
 

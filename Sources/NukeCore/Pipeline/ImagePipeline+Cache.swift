@@ -69,7 +69,7 @@ extension ImagePipeline {
             }
             if caches.contains(.disk) {
                 let context = ImageEncodingContext(request: request, image: image.image)
-                if let data = core.encoder(for: context)?.encode(image, context: context) {
+                if let data = core.encoder(for: context).encode(image, context: context) {
                     storeCachedData(data, for: request)
                 }
             }

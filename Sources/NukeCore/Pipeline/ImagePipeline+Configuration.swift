@@ -30,9 +30,10 @@ extension ImagePipeline {
         public var dataCachePolicy = ImagePipeline.DataCachePolicy.storeOriginalData
 
         /// Returns the encoder for images stored in the disk cache as encoded images (policies
-        /// `.storeEncodedImages`, `.storeAll`, `.automatic`). The core ships no codec, so the default returns
-        /// `nil` and nothing is encoded; codec plugins provide encoders (`ImageEncoders.PNG()`, …).
-        public var makeImageEncoder: @Sendable (ImageEncodingContext) -> (any ImageEncoding)? = { _ in nil }
+        /// `.storeEncodedImages`, `.storeAll`, `.automatic`). An encoder that returns `nil` stores nothing. The
+        /// core ships no codec, so the default encodes nothing; codec plugins provide encoders
+        /// (`ImageEncoders.PNG()`, …), and the `Nuke` product's set-up uses `ImageEncoders.Default`.
+        public var makeImageEncoder: @Sendable (ImageEncodingContext) -> any ImageEncoding = { _ in NoImageEncoder() }
 
         /// Whether equivalent requests share work (download, decode, processing). Default `true`.
         /// With `false` every request does all its own work.

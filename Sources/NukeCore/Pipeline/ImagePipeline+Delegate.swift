@@ -25,7 +25,7 @@ extension ImagePipeline {
         func imageDecoder(for context: ImageDecodingContext, pipeline: ImagePipeline) -> (any ImageDecoding)?
 
         /// The encoder for the disk cache. Default: ``ImagePipeline/Configuration/makeImageEncoder``.
-        func imageEncoder(for context: ImageEncodingContext, pipeline: ImagePipeline) -> (any ImageEncoding)?
+        func imageEncoder(for context: ImageEncodingContext, pipeline: ImagePipeline) -> any ImageEncoding
 
         /// A custom cache key for `request`, or `nil` for the default keys. The key is used by both caches:
         /// as the disk cache key and, wrapped in ``ImageCacheKey/init(key:)``, as the memory cache key.
@@ -105,7 +105,7 @@ extension ImagePipeline.Delegate {
         pipeline.configuration.makeImageDecoder(context)
     }
 
-    public func imageEncoder(for context: ImageEncodingContext, pipeline: ImagePipeline) -> (any ImageEncoding)? {
+    public func imageEncoder(for context: ImageEncodingContext, pipeline: ImagePipeline) -> any ImageEncoding {
         pipeline.configuration.makeImageEncoder(context)
     }
 

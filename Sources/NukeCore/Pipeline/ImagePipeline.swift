@@ -166,15 +166,32 @@ public final class ImagePipeline: Sendable {
     }
 
     /// Loads the original bytes for `request` and calls `completion` exactly once on
-    /// ``Configuration/callbackQueue``. Returns a handle that cancels the load.
+    /// ``Configuration/callbackQueue``. Returns a handle that cancels the load (then `completion` gets
+    /// ``ImagePipeline/Error/cancelled``).
+    ///
+    /// - Parameter progress: Called on the callback queue as bytes arrive, never after `completion`.
     @discardableResult
     public func loadData(
         with request: ImageRequest,
+        progress: (@Sendable (_ completed: Int64, _ total: Int64) -> Void)? = nil,
         completion: @escaping @Sendable (Result<(data: Data, response: URLResponse?), ImagePipeline.Error>) -> Void
     ) -> any Cancellable {
         let queue = configuration.callbackQueue
-        let task = DataTask(request: request) { result in
-            queue.async { completion(result.map { (data: $0.0, response: $0.1) }) }
+        let isCompleted = LockedValueBox(false)
+        var onProgress: (@Sendable (Int64, Int64) -> Void)?
+        if let progress {
+            onProgress = { completed, total in
+                queue.async {
+                    guard !isCompleted.snapshot else { return }
+                    progress(completed, total)
+                }
+            }
+        }
+        let task = DataTask(request: request, onProgress: onProgress) { result in
+            queue.async {
+                isCompleted.withLock { $0 = true }
+                completion(result.map { (data: $0.0, response: $0.1) })
+            }
         }
         start(task)
         return DataTaskCancellable(pipeline: self, task: task)

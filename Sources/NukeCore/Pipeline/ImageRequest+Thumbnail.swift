@@ -56,8 +56,8 @@ extension ImageRequest {
         public var shouldCacheImmediately = true
 
         /// Fits the image in a square of `maxPixelSize` pixels, keeping its aspect ratio.
-        public init(maxPixelSize: Float) {
-            self.target = .maxPixelSize(maxPixelSize)
+        public init(maxPixelSize: CGFloat) {
+            self.target = .maxPixelSize(Float(maxPixelSize))
         }
 
         /// Scales the image to `size` (in `unit`) with the given content mode, keeping its aspect ratio.

@@ -22,7 +22,7 @@ extension PipelineCore {
         return delegate.imageDecoder(for: context, pipeline: pipeline)
     }
 
-    nonisolated func encoder(for context: ImageEncodingContext) -> (any ImageEncoding)? {
+    nonisolated func encoder(for context: ImageEncodingContext) -> any ImageEncoding {
         guard let pipeline else { return configuration.makeImageEncoder(context) }
         return delegate.imageEncoder(for: context, pipeline: pipeline)
     }

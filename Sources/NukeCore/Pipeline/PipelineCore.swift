@@ -140,8 +140,8 @@ final class PipelineCore {
                 guard isCompleted else { return }
                 self?.activeTasks[id] = nil
                 task.finish(with: .success((response.data, response.urlResponse)))
-            case .progress:
-                break
+            case let .progress(value):
+                if !task.isFinished { task.onProgress?(value.completed, value.total) }
             case let .error(error):
                 self?.activeTasks[id] = nil
                 task.finish(with: .failure(error))

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A queue of work with a concurrency limit and priorities, used for the pipeline's stages (data loading,
 /// decoding, processing, encoding).
 ///
@@ -26,7 +28,7 @@ public final class TaskQueue: @unchecked Sendable {
     private var running: [ObjectIdentifier: Operation] = [:]
 
     /// Creates a queue that runs at most `maxConcurrentOperationCount` operations at a time (at least 1).
-    public init(maxConcurrentOperationCount: Int) {
+    public init(maxConcurrentOperationCount: Int = ProcessInfo.processInfo.processorCount) {
         precondition(maxConcurrentOperationCount >= 1, "maxConcurrentOperationCount must be at least 1")
         limit = maxConcurrentOperationCount
     }

@@ -153,7 +153,7 @@ public final class ImagePrefetcher: Sendable {
             }
             if isStopped { task.cancel() }
         case .diskCache:
-            let task = DataTask(request: request) { _ in finish() }
+            let task = DataTask(request: request, onFinish: { _ in finish() })
             let isStopped = state.withLock { state in
                 entry.dataTask = task
                 return state.entries[key] !== entry

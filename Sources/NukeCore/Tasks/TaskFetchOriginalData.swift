@@ -141,7 +141,8 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse> {
             expectedLength = completed  // The server sent more than it announced.
         }
         send(progress: TaskProgress(completed: completed, total: expectedLength))
-        if core.configuration.isProgressiveDecodingEnabled, completed < expectedLength {
+        // Partial data for previews: while bytes are missing, or for every chunk when the length is unknown.
+        if core.configuration.isProgressiveDecodingEnabled, expectedLength == 0 || completed < expectedLength {
             send(value: DataResponse(data: data, urlResponse: urlResponse), isCompleted: false)
         }
     }

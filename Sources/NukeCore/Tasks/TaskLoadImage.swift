@@ -181,7 +181,8 @@ final class TaskLoadImage: PipelineTask<ImageResponse> {
         }
         let context = ImageEncodingContext(
             request: request, image: response.image, urlResponse: response.urlResponse)
-        guard let encoder = core.encoder(for: context) else { return }
+        let encoder = core.encoder(for: context)
+        guard !(encoder is NoImageEncoder) else { return }
         let key = core.makeDataCacheKey(for: request)
         let container = response.container
         let encodes = core.pendingEncodes

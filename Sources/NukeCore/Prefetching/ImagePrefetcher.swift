@@ -112,7 +112,7 @@ public final class ImagePrefetcher: Sendable {
     public func startPrefetching(with requests: [ImageRequest]) {
         for var request in requests {
             let key = makeKey(for: request)
-            if destination == .memoryCache, pipeline.cache[request] != nil {
+            if destination == .memoryCache, let cached = pipeline.cache[request], !cached.isPreview {
                 continue
             }
             let entry = Entry()

@@ -39,9 +39,9 @@ import Testing
     }
 
     @Test func typedErrorsSwitchWithoutACast() async throws {
-        // Given
+        // Given a pipeline on Nuke's URLSession loader, whose errors the app matches
         let backend = try AppBackend()
-        let pipeline = makeAppPipeline()
+        let pipeline = makeAppPipeline { $0.dataLoader = DataLoader() }
 
         // When
         let loaded = await load(backend.pngURL, with: pipeline)
@@ -55,9 +55,9 @@ import Testing
     }
 
     @Test func errorExposesTheLoadingErrorAndADescription() async throws {
-        // Given
+        // Given a pipeline on Nuke's URLSession loader
         let backend = try AppBackend()
-        let pipeline = makeAppPipeline()
+        let pipeline = makeAppPipeline { $0.dataLoader = DataLoader() }
 
         // When
         do {

@@ -22,7 +22,7 @@ final class AppPipelineDelegate: ImagePipeline.Delegate {
     private let calls = LockedValueBox<[String: Int]>([:])
     private let registry: ImageDecoderRegistry
 
-    init(loader: any DataLoading = DataLoader()) {
+    init(loader: any DataLoading = CurlDataLoader()) {
         self.loader = CountingDataLoader(loader)
         registry = ImageDecoderRegistry()
         registry.registerDefaultCodecs()

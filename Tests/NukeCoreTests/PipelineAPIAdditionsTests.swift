@@ -162,8 +162,8 @@ import Testing
         #expect(fixture.decodes.count("MockImageDecoder.partial") == 0)
     }
 
-    @Test func thumbnailPolicyFindsTheExifThumbnail() throws {
-        // An APP1 Exif segment whose IFD1 points at a 4-byte "thumbnail".
+    /// A JPEG prefix whose APP1 Exif segment has a 4-byte "thumbnail" in IFD1, followed by `rest`.
+    private static func jpegWithExifThumbnail(rest: [UInt8] = []) -> Data {
         var tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0, 0, 0]  // little endian, IFD0 at 8
         tiff += [0, 0]  // IFD0: no entries
         tiff += [14, 0, 0, 0]  // next IFD at 14
@@ -174,10 +174,63 @@ import Testing
         tiff += [0xFF, 0xD8, 0xFF, 0xD9]  // the thumbnail
         let payload = Array("Exif".utf8) + [0, 0] + tiff
         let length = payload.count + 2
-        let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload)
-        #expect(JPEGScan.exifThumbnail(jpeg) == Data([0xFF, 0xD8, 0xFF, 0xD9]))
-        #expect(JPEGScan.exifThumbnail(jpeg.prefix(jpeg.count - 3)) == nil)  // Segment not complete yet.
-        #expect(JPEGScan.exifThumbnail(Data(repeating: 0xFF, count: 64)) == nil)
+        return Data([0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + rest)
+    }
+
+    @Test func thumbnailPolicyFindsTheExifThumbnail() throws {
+        let jpeg = Self.jpegWithExifThumbnail()
+        #expect(JPEGScan.exifThumbnail(jpeg) == .found(Data([0xFF, 0xD8, 0xFF, 0xD9])))
+        #expect(JPEGScan.exifThumbnail(jpeg.prefix(jpeg.count - 3)) == .pending)  // Segment not complete yet.
+        #expect(JPEGScan.exifThumbnail(Data(repeating: 0xFF, count: 64)) == .absent)
+        let baseline = Data([0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x0B, 8, 0, 1, 0, 1, 1, 1, 0x11, 0])
+        #expect(JPEGScan.exifThumbnail(baseline) == .absent)  // The frame came first: there is none.
+    }
+
+    @Test func thumbnailPolicyShowsTheEmbeddedThumbnailOnce() async throws {
+        // Given the thumbnail policy and a JPEG whose EXIF thumbnail arrives in the first chunk
+        final class ThumbnailPreviews: ImagePipeline.Delegate {
+            func previewPolicy(
+                for context: ImageDecodingContext, pipeline: ImagePipeline
+            ) -> ImagePipeline.PreviewPolicy { .thumbnail }
+        }
+        let fixture = PipelineFixture {
+            $0.isProgressiveDecodingEnabled = true
+            $0.progressiveDecodingInterval = 0
+        }
+        let load = ManualDataLoader()
+        var configuration = fixture.pipeline.configuration
+        configuration.dataLoader = load
+        let pipeline = ImagePipeline(configuration: configuration, delegate: ThumbnailPreviews())
+        let head = Self.jpegWithExifThumbnail(rest: [0xFF, 0xC0, 0x00, 0x0B, 8, 0, 1, 0, 1, 1, 1, 0x11, 0])
+        let task = pipeline.imageTask(with: Fixtures.url("a"))
+        var events = task.events.makeAsyncIterator()
+        let transfer = await load.load(0)
+        transfer.respond(headers: ["Content-Length": "\(head.count + 8)"])
+
+        // When the first chunk arrives, then more
+        transfer.send(head)
+        var preview: ImageResponse?
+        while let event = await events.next() {
+            if case let .preview(response) = event {
+                preview = response
+                break
+            }
+        }
+        transfer.send(Data([1, 2, 3, 4]))
+        transfer.send(Data([5, 6, 7, 8]))
+        transfer.finish()
+        var laterPreviews = 0
+        while let event = await events.next() {
+            if case .preview = event { laterPreviews += 1 }
+        }
+
+        // Then the one preview is the embedded thumbnail (the mock decoder's pixel is its first four bytes), and
+        // nothing decoded the partial image itself
+        let pixel = try #require(preview?.image.pixel(x: 0, y: 0))
+        #expect(pixel == PlatformImage.RGBA(r: 0xFF, g: 0xD8, b: 0xFF, a: 0xD9))
+        #expect(laterPreviews == 0)
+        #expect(fixture.decodes.count("MockImageDecoder.partial") == 0)
+        _ = try await task.image
     }
 
     @Test func previewsAreStoredInMemoryCacheAndReplacedByTheFinalImage() async throws {
@@ -209,6 +262,20 @@ import Testing
         transfer.finish()
         _ = try await task.image
         #expect(pipeline.cache[Fixtures.url("a")]?.isPreview == false)
+
+        // And a reload's previews never replace the final image
+        let reload = pipeline.imageTask(
+            with: ImageRequest(url: Fixtures.url("a"), options: [.reloadIgnoringCachedData]))
+        var reloadEvents = reload.events.makeAsyncIterator()
+        let second = await load.load(1)
+        second.respond(headers: ["Content-Length": "8"])
+        second.send(Data([9, 9, 9, 9]))
+        while let event = await reloadEvents.next() {
+            if case .preview = event { break }
+        }
+        await pipeline.flush()
+        #expect(pipeline.cache[Fixtures.url("a")]?.isPreview == false)
+        reload.cancel()
     }
 
     // MARK: Decoding and sources
@@ -240,7 +307,12 @@ import Testing
         #expect(try await fixture.pipeline.imageTask(with: request).response.cacheType == .memory)
         #expect(calls.count("image") == 1)
         #expect(fixture.loader.createdTaskCount == 0)
-        await #expect(throws: ImagePipeline.Error.self) { try await fixture.pipeline.data(for: request) }
+        do {
+            _ = try await fixture.pipeline.data(for: request)
+            Issue.record("expected imageRequestMissing")
+        } catch {
+            #expect(error.caseName == "imageRequestMissing")
+        }
     }
 
     @Test func localResourcesGoToTheLoaderWhenSupportIsOff() async throws {

@@ -238,14 +238,15 @@ public final class ImageTask: Hashable, Identifiable, Sendable, CustomStringConv
 
     /// Delivers a non-terminal event.
     func deliver(_ event: Event) {
-        let streams = storage.withLock { state -> [AsyncStream<Event>.Continuation]? in
-            guard state.status.result == nil else { return nil }
+        // Yielded under the lock, so no event can follow the `finished` event that `finish` yields (yielding
+        // only schedules the consumer; it never calls back into this task).
+        let isDelivered = storage.withLock { state -> Bool in
+            guard state.status.result == nil else { return false }
             if case let .progress(progress) = event { state.status.progress = progress }
-            return Array(state.streams.values)
+            for stream in state.streams.values { stream.yield(event) }
+            return true
         }
-        guard let streams else { return }
-        for stream in streams { stream.yield(event) }
-        onEvent?(event)
+        if isDelivered { onEvent?(event) }
     }
 
     /// Finishes the task; returns `false` if it had already finished.

@@ -83,6 +83,17 @@ extension PipelineCore {
         cache[makeImageCacheKey(for: request)] = container
     }
 
+    /// Stores a progressive preview, unless the memory cache already holds a final image for the request (a
+    /// reload's previews never replace a good image).
+    nonisolated func storePreview(_ container: ImageContainer, for request: ImageRequest) {
+        guard !request.options.contains(.disableMemoryCacheWrites), let cache = imageCache(for: request) else {
+            return
+        }
+        let key = makeImageCacheKey(for: request)
+        if let existing = cache[key], !existing.isPreview { return }
+        cache[key] = container
+    }
+
     // MARK: Disk cache
 
     /// Writes data the pipeline made to the disk cache, through the delegate's

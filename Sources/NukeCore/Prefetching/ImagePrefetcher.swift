@@ -110,6 +110,7 @@ public final class ImagePrefetcher: Sendable {
     /// Prefetches the images for `requests` (at the prefetcher's ``priority``). Requests already being
     /// prefetched, and with the memory destination images already in the memory cache, are skipped.
     public func startPrefetching(with requests: [ImageRequest]) {
+        var didStartAny = false
         for var request in requests {
             let key = makeKey(for: request)
             if destination == .memoryCache, let cached = pipeline.cache[request], !cached.isPreview {
@@ -122,6 +123,7 @@ public final class ImagePrefetcher: Sendable {
                 return state.priority
             }
             guard let priority else { continue }
+            didStartAny = true
             request.priority = priority
             let request = request
             let operation = queue.add(priority: priority) { [weak self] operation in
@@ -133,6 +135,8 @@ public final class ImagePrefetcher: Sendable {
             }
             if isStopped { operation.cancel() }
         }
+        // When this call started something, the last of its prefetches to finish reports completion.
+        guard !didStartAny else { return }
         let didComplete = state.withLock { $0.entries.isEmpty ? $0.didComplete : nil }
         didComplete?()
     }

@@ -44,23 +44,32 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
     private func runImageClosure(_ image: @escaping @Sendable () async throws -> ImageContainer) {
         let mailbox = core.mailbox
         let request = self.request
+        let running = LockedValueBox<Task<Void, Never>?>(nil)
+        onCancelled = { running.withLock { $0?.cancel() } }  // Cancels the app's closure too.
         operation = core.configuration.imageDecodingQueue.add(priority: priority) { [weak self] operation in
-            Task.detached(priority: .userInitiated) {
-                guard !operation.isCancelled else { return }
-                let result: Result<ImageResponse, ImagePipeline.Error>
-                do {
-                    result = .success(ImageResponse(container: try await image(), request: request))
-                } catch {
-                    result = .failure(.dataLoadingFailed(error: error))
+            running.withLock { running in
+                running = Task.detached(priority: .userInitiated) {
+                    guard !operation.isCancelled else { return operation.finish() }
+                    let result: Result<ImageResponse, ImagePipeline.Error>
+                    do {
+                        result = .success(ImageResponse(container: try await image(), request: request))
+                    } catch {
+                        result = .failure(.dataLoadingFailed(error: error))
+                    }
+                    operation.finish()
+                    mailbox.post { self?.didDecodeFinal(result, cacheType: nil) }
                 }
-                operation.finish()
-                mailbox.post { self?.didDecodeFinal(result, cacheType: nil) }
             }
         }
     }
 
-    private func fetchData(for request: ImageRequest) {
-        subscribe(to: core.makeTaskFetchOriginalData(for: request)) { [weak self] event in
+    /// Subscribes to the data task of `request`: the shared one, or (for the reload after damaged cached data)
+    /// one of its own, so it can't join a task that already read the damaged bytes.
+    private func fetchData(for request: ImageRequest, isShared: Bool = true) {
+        let dependency =
+            isShared
+            ? core.makeTaskFetchOriginalData(for: request) : TaskFetchOriginalData(core: core, request: request)
+        subscribe(to: dependency) { [weak self] event in
             guard let self else { return }
             switch event {
             case let .value(response, isCompleted):
@@ -140,7 +149,7 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
             core.dataCache(for: request)?.removeData(for: core.makeDataCacheKey(for: request.withoutProcessing))
             var retry = request
             retry.options.insert(.disableDiskCacheReads)
-            fetchData(for: retry)
+            fetchData(for: retry, isShared: false)
         }
     }
 
@@ -162,7 +171,14 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
         case .disabled:
             return
         case .thumbnail:
-            guard let thumbnail = JPEGScan.exifThumbnail(context.data) else { return }  // Not arrived yet.
+            let thumbnail: Data
+            switch JPEGScan.exifThumbnail(context.data) {
+            case .pending: return  // Not arrived yet.
+            case .absent:
+                isThumbnailPreviewDone = true
+                return
+            case let .found(data): thumbnail = data
+            }
             isThumbnailPreviewDone = true
             let thumbnailContext = ImageDecodingContext(request: request, data: thumbnail)
             guard let decoder = core.decoder(for: thumbnailContext) else { return }
@@ -235,6 +251,14 @@ private func makeResponse(_ decoded: ImageContainer, context: ImageDecodingConte
     return ImageResponse(
         container: container, request: context.request, urlResponse: context.urlResponse,
         cacheType: context.cacheType)
+}
+
+/// Decodes data from the disk cache with an asynchronous decoder; `nil` when decoding fails.
+func decodeCachedData(
+    _ context: ImageDecodingContext,
+    with decoder: any AsyncImageDecoding
+) async -> ImageResponse? {
+    try? await decode(context, with: decoder).get()
 }
 
 /// Decodes data from the disk cache off the actor; `nil` when there's no decoder or decoding fails.

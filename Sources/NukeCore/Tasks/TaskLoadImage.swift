@@ -27,9 +27,9 @@ final class TaskLoadImage: PipelineTask<ImageResponse> {
 
     override func start() {
         if let container = core.cachedImage(for: request) {
-            core.statistics.withLock { $0.memoryCacheHits += 1 }
             let response = ImageResponse(container: container, request: request, cacheType: .memory)
             guard container.isPreview else {
+                core.statistics.withLock { $0.memoryCacheHits += 1 }
                 return send(value: response, isCompleted: true)
             }
             send(value: response, isCompleted: false)  // A stored preview: show it and load the image.
@@ -60,12 +60,22 @@ final class TaskLoadImage: PipelineTask<ImageResponse> {
         let mailbox = core.mailbox
         let statistics = core.statistics
         operation = core.configuration.imageDecodingQueue.add(priority: priority) { [weak self] operation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                guard !operation.isCancelled else { return }
-                statistics.withLock { $0.decodes += 1 }
-                let response = decodeCachedData(context, with: decoder)
+            let finish: @Sendable (ImageResponse?) -> Void = { response in
                 operation.finish()
                 mailbox.post { self?.didDecodeCachedData(response) }
+            }
+            if let decoder = decoder as? any AsyncImageDecoding {
+                Task.detached(priority: .userInitiated) {
+                    guard !operation.isCancelled else { return }
+                    statistics.withLock { $0.decodes += 1 }
+                    finish(await decodeCachedData(context, with: decoder))
+                }
+            } else {
+                DispatchQueue.global(qos: .userInitiated).async {
+                    guard !operation.isCancelled else { return }
+                    statistics.withLock { $0.decodes += 1 }
+                    finish(decodeCachedData(context, with: decoder))
+                }
             }
         }
     }
@@ -156,7 +166,7 @@ final class TaskLoadImage: PipelineTask<ImageResponse> {
                 core.storeImage(response.container, for: request)
                 if !isOwnDiskEntry { storeEncodedImageIfNeeded(response) }
             } else if core.configuration.isStoringPreviewsInMemoryCache {
-                core.storeImage(response.container, for: request)
+                core.storePreview(response.container, for: request)
             }
         }
         send(value: response, isCompleted: isCompleted)

@@ -59,8 +59,10 @@ final class AppBackend: Sendable {
     func requestCount(_ path: String) -> Int { server.requests(for: path).count }
 }
 
-/// A pipeline set up the way a Nuke app sets one up: `DataLoader()`, its own `ImageCache`, and the default
-/// codecs registered in a private registry (never the shared one).
+/// A pipeline set up the way a Nuke app on Linux sets one up: `CurlDataLoader()` (what `setUpShared()` uses;
+/// FoundationNetworking's sessions share work that a large transfer in another test can hold up), its own
+/// `ImageCache`, and the default codecs registered in a private registry (never the shared one). `DataLoader`
+/// has tests of its own in this target.
 func makeAppPipeline(
     delegate: (any ImagePipeline.Delegate)? = nil,
     _ configure: (inout ImagePipeline.Configuration) -> Void = { _ in }
@@ -68,7 +70,7 @@ func makeAppPipeline(
     let registry = ImageDecoderRegistry()
     registry.registerDefaultCodecs()
     return ImagePipeline(delegate: delegate) {
-        $0.dataLoader = DataLoader()
+        $0.dataLoader = CurlDataLoader()
         $0.imageCache = ImageCache()
         $0.makeImageDecoder = { registry.decoder(for: $0) }
         configure(&$0)

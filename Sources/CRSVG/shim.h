@@ -13,6 +13,10 @@
 #ifndef CRSVG_SHIM_H
 #define CRSVG_SHIM_H
 
+#if __SIZEOF_POINTER__ != 8 || __SIZEOF_LONG__ != 8
+#error "CRSVG declares GLib's types for LP64 Linux; build on a 64-bit platform or include the real headers."
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

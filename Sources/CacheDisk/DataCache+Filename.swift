@@ -53,11 +53,18 @@ extension DataCache {
         }
         if !name.isDefault {
             state.withLock { state in
-                if state.customNames[name.digest] == nil { state.customNames[name.digest] = name.fileName }
+                guard state.customNames[name.digest] == nil else { return }
+                // Only a cache of names (lookups of keys never stored add to it too): bounded, and refilled from
+                // the directory by `entryName(for:)` when a name it no longer holds is needed.
+                if state.customNames.count >= DataCache.customNameCacheLimit { state.customNames.removeAll() }
+                state.customNames[name.digest] = name.fileName
             }
         }
         return name
     }
+
+    /// The most custom file names kept in memory before the cache of names starts over.
+    static let customNameCacheLimit = 10_000
 
     /// The name of the entry file of `digest`, which the index knows from the journal; `nil` if no file in the
     /// directory has that digest. Lists the directory only for a custom name this instance has not seen yet.

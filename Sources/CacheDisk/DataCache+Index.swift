@@ -127,7 +127,12 @@ extension DataCache {
         var records: [JournalRecord] = []
         var bytes = 0
         for victim in victims {
-            if let name = try entryName(for: victim.digest) { try removeEntryFile(name.fileName) }
+            if let name = try entryName(for: victim.digest) {
+                try removeEntryFile(name.fileName)
+            } else {
+                // The entry file is gone already; its exported copy (default name) must not outlive it.
+                try FileSystem.removeFile(layout.exportPath(EntryName(digest: victim.digest).fileName))
+            }
             records.append(JournalRecord(kind: .remove, digest: victim.digest))
             bytes += Int(victim.entry.size)
         }

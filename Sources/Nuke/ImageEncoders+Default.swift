@@ -8,6 +8,12 @@ extension ImageEncoders {
         /// The JPEG quality for opaque images, 0…1. Default 0.8.
         public var compressionQuality: Float
 
+        /// The earlier name of ``compressionQuality``.
+        public var quality: Float {
+            get { compressionQuality }
+            set { compressionQuality = newValue }
+        }
+
         /// Has no effect on Linux: there is no HEIF encoder. Default `false`.
         public var isHEIFPreferred = false
 
@@ -21,6 +27,7 @@ extension ImageEncoders {
             self.init(compressionQuality: quality)
         }
 
+        /// JPEG for an opaque image, PNG otherwise; `nil` if encoding fails.
         public func encode(_ image: PlatformImage) -> Data? {
             image.isOpaque
                 ? ImageEncoders.JPEG(quality: compressionQuality).encode(image) : ImageEncoders.PNG().encode(image)

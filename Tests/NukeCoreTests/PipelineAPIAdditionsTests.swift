@@ -90,6 +90,7 @@ import Testing
         fixture.loader.chunkCount = 2
 
         _ = try await pipeline.imageTask(with: Fixtures.url("a")).image
+        await pipeline.flush()  // The delegate hears `finished` on the pipeline's actor, after the awaiter resumes.
 
         #expect(recorder.events.value == ["progress 10", "progress 20", "finished"])
         #expect(cache.cachedData(for: Fixtures.url("a").absoluteString) == Data("replaced".utf8))

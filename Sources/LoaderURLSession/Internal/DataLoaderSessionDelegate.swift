@@ -146,10 +146,13 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        guard let forwardee = forwardee as? any URLSessionTaskDelegate else {
-            return completionHandler(.performDefaultHandling, nil)
+        guard let forwardee else { return completionHandler(.performDefaultHandling, nil) }
+        if let taskDelegate = forwardee as? any URLSessionTaskDelegate {
+            taskDelegate.urlSession(session, task: task, didReceive: challenge, completionHandler: completionHandler)
+        } else {
+            // A session delegate only: it answers every challenge at the session level.
+            forwardee.urlSession(session, didReceive: challenge, completionHandler: completionHandler)
         }
-        forwardee.urlSession(session, task: task, didReceive: challenge, completionHandler: completionHandler)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {

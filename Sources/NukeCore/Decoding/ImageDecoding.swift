@@ -82,7 +82,8 @@ public struct ImageDecodingContext: Sendable, CustomStringConvertible {
     public var urlResponse: URLResponse?
     /// The cache the data came from, if any.
     public var cacheType: ImageResponse.CacheType?
-    /// How previews of partial data are made for this image (the delegate's choice); decoders may read it.
+    /// How previews of partial data are made for this image (the delegate's choice), set in the contexts of
+    /// partial data; `.incremental` in other contexts. Decoders may read it.
     public var previewPolicy: ImagePipeline.PreviewPolicy = .incremental
 
     /// The format sniffed from the first bytes of ``data``.

@@ -76,7 +76,8 @@ extension ImagePipeline {
 
         /// The queue the closure API (``ImagePipeline/loadImage(with:progress:completion:)``) calls back on.
         /// The default is a serial queue owned by the configuration: Linux programs often run no main loop, so
-        /// `DispatchQueue.main` is never assumed.
+        /// `DispatchQueue.main` is never assumed. Use a serial queue: the promise that no progress callback
+        /// comes after the completion holds only if callbacks run one after another.
         public var callbackQueue: DispatchQueue
 
         /// Limits concurrent data loads (default 6).

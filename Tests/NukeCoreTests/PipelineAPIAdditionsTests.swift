@@ -143,24 +143,31 @@ import Testing
         #expect(ImagePipeline.PreviewPolicy.default(for: Data([0x89, 0x50, 0x4E, 0x47])) == .disabled)
     }
 
-    @Test func disabledPreviewPolicyMakesNoPreviews() async throws {
-        final class NoPreviews: ImagePipeline.Delegate {
-            func previewPolicy(
-                for context: ImageDecodingContext, pipeline: ImagePipeline
-            ) -> ImagePipeline.PreviewPolicy { .disabled }
+    @Test(arguments: [ImagePipeline.PreviewPolicy.disabled, .incremental])
+    func previewPolicyDecidesWhetherPartialDataIsDecoded(_ policy: ImagePipeline.PreviewPolicy) async throws {
+        // Given a download the test drives, and the delegate's policy
+        let factoryCalls = CallCounter()
+        let (base, load, _) = Self.progressivePipeline(policy: policy)
+        var configuration = base.configuration
+        configuration.makeImageDecoder = { _ in
+            factoryCalls.increment("decoder")
+            return MockImageDecoder()
         }
-        let fixture = PipelineFixture {
-            $0.isProgressiveDecodingEnabled = true
-            $0.progressiveDecodingInterval = 0
-        }
-        fixture.loader.chunkCount = 4
-        let pipeline = ImagePipeline(configuration: fixture.pipeline.configuration, delegate: NoPreviews())
-        var previews = 0
-        for await event in pipeline.imageTask(with: Fixtures.url("a")).events {
-            if case .preview = event { previews += 1 }
-        }
-        #expect(previews == 0)
-        #expect(fixture.decodes.count("MockImageDecoder.partial") == 0)
+        let pipeline = ImagePipeline(configuration: configuration, delegate: FixedPreviewPolicy(policy))
+        let task = pipeline.imageTask(with: Fixtures.url("a"))
+        let transfer = await load.load(0)
+        transfer.respond(headers: ["Content-Length": "8"])
+
+        // When partial data arrives
+        transfer.send(Data([1, 2, 3, 4]))
+        await pipeline.flush()
+
+        // Then a decoder for previews is made only with the incremental policy (the preview stage asks for one
+        // synchronously; with `.disabled` it stops before)
+        #expect(factoryCalls.count("decoder") == (policy == .incremental ? 1 : 0))
+        transfer.send(Data([5, 6, 7, 8]))
+        transfer.finish()
+        _ = try await task.image
     }
 
     /// A JPEG prefix whose APP1 Exif segment has a 4-byte "thumbnail" in IFD1, followed by `rest`.
@@ -187,13 +194,10 @@ import Testing
         #expect(JPEGScan.exifThumbnail(baseline) == .absent)  // The frame came first: there is none.
     }
 
-    @Test func thumbnailPolicyShowsTheEmbeddedThumbnailOnce() async throws {
-        // Given the thumbnail policy and a JPEG whose EXIF thumbnail arrives in the first chunk
-        final class ThumbnailPreviews: ImagePipeline.Delegate {
-            func previewPolicy(
-                for context: ImageDecodingContext, pipeline: ImagePipeline
-            ) -> ImagePipeline.PreviewPolicy { .thumbnail }
-        }
+    /// A pipeline with progressive decoding, the given preview policy, and a loader the test drives.
+    private static func progressivePipeline(
+        policy: ImagePipeline.PreviewPolicy
+    ) -> (ImagePipeline, ManualDataLoader, PipelineFixture) {
         let fixture = PipelineFixture {
             $0.isProgressiveDecodingEnabled = true
             $0.progressiveDecodingInterval = 0
@@ -201,7 +205,12 @@ import Testing
         let load = ManualDataLoader()
         var configuration = fixture.pipeline.configuration
         configuration.dataLoader = load
-        let pipeline = ImagePipeline(configuration: configuration, delegate: ThumbnailPreviews())
+        return (ImagePipeline(configuration: configuration, delegate: FixedPreviewPolicy(policy)), load, fixture)
+    }
+
+    @Test func thumbnailPolicyShowsTheEmbeddedThumbnailOnce() async throws {
+        // Given the thumbnail policy and a JPEG whose EXIF thumbnail arrives in the first chunk
+        let (pipeline, load, fixture) = Self.progressivePipeline(policy: .thumbnail)
         let head = Self.jpegWithExifThumbnail(rest: [0xFF, 0xC0, 0x00, 0x0B, 8, 0, 1, 0, 1, 1, 1, 0x11, 0])
         let task = pipeline.imageTask(with: Fixtures.url("a"))
         var events = task.events.makeAsyncIterator()
@@ -235,19 +244,7 @@ import Testing
     }
 
     @Test func previewsAreStoredInMemoryCacheAndReplacedByTheFinalImage() async throws {
-        final class Incremental: ImagePipeline.Delegate {
-            func previewPolicy(
-                for context: ImageDecodingContext, pipeline: ImagePipeline
-            ) -> ImagePipeline.PreviewPolicy { .incremental }
-        }
-        let fixture = PipelineFixture {
-            $0.isProgressiveDecodingEnabled = true
-            $0.progressiveDecodingInterval = 0
-        }
-        let load = ManualDataLoader()
-        var configuration = fixture.pipeline.configuration
-        configuration.dataLoader = load
-        let pipeline = ImagePipeline(configuration: configuration, delegate: Incremental())
+        let (pipeline, load, _) = Self.progressivePipeline(policy: .incremental)
         let task = pipeline.imageTask(with: Fixtures.url("a"))
         var events = task.events.makeAsyncIterator()
         let transfer = await load.load(0)

@@ -24,13 +24,6 @@ private struct BlockingPartialDecoder: ImageDecoding {
     }
 }
 
-/// Asks for incremental previews of any data (the mock data is no progressive JPEG).
-final class IncrementalPreviews: ImagePipeline.Delegate {
-    func previewPolicy(for context: ImageDecodingContext, pipeline: ImagePipeline) -> ImagePipeline.PreviewPolicy {
-        .incremental
-    }
-}
-
 @Suite struct ProgressiveDecodingTests {
     struct Fixture {
         let loader = ManualDataLoader()
@@ -40,7 +33,7 @@ final class IncrementalPreviews: ImagePipeline.Delegate {
         init(interval: Double = 0, isEnabled: Bool = true, decoder: (any ImageDecoding)? = nil) {
             let loader = self.loader
             let decodes = self.decodes
-            pipeline = ImagePipeline(delegate: IncrementalPreviews()) {
+            pipeline = ImagePipeline(delegate: FixedPreviewPolicy(.incremental)) {
                 $0.dataLoader = loader
                 $0.imageCache = ImageCache()
                 $0.isProgressiveDecodingEnabled = isEnabled

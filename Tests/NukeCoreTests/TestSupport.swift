@@ -104,3 +104,15 @@ final class LockedBox<Value>: @unchecked Sendable {
         lock.withLock { body(&storage) }
     }
 }
+
+/// A delegate that gives every image the same preview policy (the mock data is no progressive JPEG, so Nuke's
+/// default policy would make no previews of it).
+final class FixedPreviewPolicy: ImagePipeline.Delegate {
+    let policy: ImagePipeline.PreviewPolicy
+
+    init(_ policy: ImagePipeline.PreviewPolicy) { self.policy = policy }
+
+    func previewPolicy(for context: ImageDecodingContext, pipeline: ImagePipeline) -> ImagePipeline.PreviewPolicy {
+        policy
+    }
+}

@@ -83,25 +83,32 @@ public final class LoopbackHTTPServer: Sendable {
         core.state.withLock { $0.statistics }
     }
 
+    /// How long the waits below wait by default: 120 seconds.
+    public static let defaultTimeout: Duration = .seconds(120)
+
     /// Suspends until `condition` holds for the server's ``statistics`` — checked now and after every change —
     /// or `timeout` passes. `condition` runs under the server's lock: it must not call the server.
     ///
+    /// The default timeout (``defaultTimeout``) is generous on purpose: a whole test suite running in parallel on
+    /// a small machine can keep the client from reaching the server for tens of seconds, and a wait that times
+    /// out early reports a hang that isn't one.
+    ///
     /// - Throws: ``Error/timedOut(_:_:)`` naming `what`, or ``Error/shutDown``.
     public func waitUntil(
-        _ what: String, timeout: Duration = .seconds(30),
+        _ what: String, timeout: Duration = LoopbackHTTPServer.defaultTimeout,
         _ condition: @escaping @Sendable (Statistics) -> Bool
     ) async throws {
         try await core.waitUntil(what, timeout: timeout, condition)
     }
 
     /// Suspends until at least `count` requests have arrived (see ``waitUntil(_:timeout:_:)``).
-    public func waitForRequests(count: Int, timeout: Duration = .seconds(30)) async throws {
+    public func waitForRequests(count: Int, timeout: Duration = LoopbackHTTPServer.defaultTimeout) async throws {
         try await waitUntil("\(count) requests", timeout: timeout) { $0.requestCount >= count }
     }
 
     /// Suspends until no connection is open, i.e. every client closed its sockets (see
     /// ``waitUntil(_:timeout:_:)``).
-    public func waitForAllConnectionsToClose(timeout: Duration = .seconds(30)) async throws {
+    public func waitForAllConnectionsToClose(timeout: Duration = LoopbackHTTPServer.defaultTimeout) async throws {
         try await waitUntil("all connections to close", timeout: timeout) { $0.openConnections == 0 }
     }
 

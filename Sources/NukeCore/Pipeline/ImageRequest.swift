@@ -51,11 +51,8 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         options: Options = [],
         userInfo: [UserInfoKey: any Sendable]? = nil
     ) {
-        self.resource = .url(url)
-        self.processors = processors
-        self.priority = priority
-        self.options = options
-        self.userInfo = userInfo ?? [:]
+        self.init(
+            resource: .url(url), processors: processors, priority: priority, options: options, userInfo: userInfo)
     }
 
     /// Creates a request from a `URLRequest`; its method, headers, body, cache policy and timeout are
@@ -67,11 +64,9 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         options: Options = [],
         userInfo: [UserInfoKey: any Sendable]? = nil
     ) {
-        self.resource = .urlRequest(urlRequest)
-        self.processors = processors
-        self.priority = priority
-        self.options = options
-        self.userInfo = userInfo ?? [:]
+        self.init(
+            resource: .urlRequest(urlRequest), processors: processors, priority: priority, options: options,
+            userInfo: userInfo)
     }
 
     /// Creates a request whose data comes from a closure, for images stored somewhere a data loader can't
@@ -89,11 +84,9 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         options: Options = [],
         userInfo: [UserInfoKey: any Sendable]? = nil
     ) {
-        self.resource = .closure(id: id, data: data)
-        self.processors = processors
-        self.priority = priority
-        self.options = options
-        self.userInfo = userInfo ?? [:]
+        self.init(
+            resource: .closure(id: id, data: data), processors: processors, priority: priority, options: options,
+            userInfo: userInfo)
     }
 
     /// Creates a request whose image comes from a closure — an image the app already has, or makes itself —
@@ -112,7 +105,16 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         options: Options = [],
         userInfo: [UserInfoKey: any Sendable]? = nil
     ) {
-        self.resource = .imageClosure(id: id, image: image)
+        self.init(
+            resource: .imageClosure(id: id, image: image), processors: processors, priority: priority, options: options,
+            userInfo: userInfo)
+    }
+
+    private init(
+        resource: Resource, processors: [any ImageProcessing], priority: Priority, options: Options,
+        userInfo: [UserInfoKey: any Sendable]?
+    ) {
+        self.resource = resource
         self.processors = processors
         self.priority = priority
         self.options = options

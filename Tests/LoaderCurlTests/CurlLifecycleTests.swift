@@ -19,7 +19,9 @@ struct CurlLifecycleTests {
         let server = try LoopbackHTTPServer(routes: ["/stall": .stall(afterSending: Data(count: 100))])
         let loader = CurlDataLoader()
         let engine = try #require(loader.engine)
-        let load = RecordedLoad(loader: loader, url: server.url("/stall"))
+        var request = URLRequest(url: server.url("/stall"))
+        request.timeoutInterval = 3600  // The stall must outlast the test, whatever the machine's load.
+        let load = RecordedLoad(loader: loader, request: request)
         try await load.waitForFirstChunk()
         #expect(engine.transferCount == 1)
 

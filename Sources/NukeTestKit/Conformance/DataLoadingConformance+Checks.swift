@@ -58,7 +58,9 @@ extension DataLoadingConformance {
     }
 
     func checkStreaming() async throws {
-        let stalled = load("/stall-after-prefix")
+        // Stalls for as long as the check runs: an idle timeout (the request's `timeoutInterval`, 60 s by default)
+        // must not end it first on a slow or loaded machine.
+        let stalled = load("/stall-after-prefix") { $0.timeoutInterval = Self.stallTimeout }
         try await stalled.waitForFirstChunk(timeout: options.timeout)
         try expect(!stalled.isCompleted, "/stall-after-prefix: completed although the body isn't complete")
         stalled.cancel()
@@ -99,7 +101,7 @@ extension DataLoadingConformance {
         try await waitForAbortedResponses(aborted + 1, "cancel() from inside didReceiveData")
         // From another thread while the server holds the response.
         aborted = server.statistics.abortedResponses
-        let outside = load("/stall-after-prefix")
+        let outside = load("/stall-after-prefix") { $0.timeoutInterval = Self.stallTimeout }
         try await outside.waitForFirstChunk(timeout: options.timeout)
         outside.cancel()
         try await waitForAbortedResponses(aborted + 1, "cancel() from another thread")

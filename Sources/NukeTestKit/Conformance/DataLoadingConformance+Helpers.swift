@@ -6,6 +6,9 @@ import NukeCore
 #endif
 
 extension DataLoadingConformance {
+    /// The `timeoutInterval` of loads that stall on purpose: longer than any check runs.
+    static var stallTimeout: TimeInterval { 3600 }
+
     func load(_ path: String, configure: (inout URLRequest) -> Void = { _ in }) -> RecordedLoad {
         var request = URLRequest(url: url(path))
         configure(&request)

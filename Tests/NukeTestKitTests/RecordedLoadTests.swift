@@ -104,22 +104,24 @@ struct RecordedLoadTests {
 }
 
 /// A loader whose callbacks the test calls by hand, synchronously.
-private final class ManualLoader: DataLoading, @unchecked Sendable {
-    // @unchecked: the fields are only accessed under `lock`.
-    private let lock = NSLock()
-    private var didReceiveData: (@Sendable (Data, URLResponse) -> Void)?
-    private var completion: (@Sendable ((any Error)?) -> Void)?
-    private var cancels = 0
+private final class ManualLoader: DataLoading {
+    private struct Callbacks {
+        var didReceiveData: (@Sendable (Data, URLResponse) -> Void)?
+        var completion: (@Sendable ((any Error)?) -> Void)?
+        var cancels = 0
+    }
 
-    var cancelCount: Int { lock.withLock { cancels } }
+    private let callbacks = LockedValueBox(Callbacks())
+
+    var cancelCount: Int { callbacks.withLock { $0.cancels } }
 
     func loadData(
         with request: URLRequest, didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
         completion: @escaping @Sendable ((any Error)?) -> Void
     ) -> any Cancellable {
-        lock.withLock {
-            self.didReceiveData = didReceiveData
-            self.completion = completion
+        callbacks.withLock {
+            $0.didReceiveData = didReceiveData
+            $0.completion = completion
         }
         return Token(loader: self)
     }
@@ -128,16 +130,16 @@ private final class ManualLoader: DataLoading, @unchecked Sendable {
         let response = URLResponse(
             url: URL(string: "http://127.0.0.1/manual")!, mimeType: nil, expectedContentLength: -1,
             textEncodingName: nil)
-        lock.withLock { didReceiveData }?(Data(text.utf8), response)
+        callbacks.withLock { $0.didReceiveData }?(Data(text.utf8), response)
     }
 
     func complete(_ error: (any Error)?) {
-        lock.withLock { completion }?(error)
+        callbacks.withLock { $0.completion }?(error)
     }
 
     private struct Token: Cancellable {
         let loader: ManualLoader
 
-        func cancel() { loader.lock.withLock { loader.cancels += 1 } }
+        func cancel() { loader.callbacks.withLock { $0.cancels += 1 } }
     }
 }

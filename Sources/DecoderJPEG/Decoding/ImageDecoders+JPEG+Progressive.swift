@@ -28,17 +28,15 @@ extension ImageDecoders.JPEG {
 }
 
 /// The number of scans the last preview showed, shared by the copies of one decoder.
-final class PreviewState: @unchecked Sendable {
-    // @unchecked: `scanCount` is only read and written while `lock` is held.
-    private let lock = NSLock()
-    private var scanCount = 0
+final class PreviewState: Sendable {
+    private let scanCount = LockedValueBox(0)
 
     /// Records `scanCount` and returns `true` if it is more than any earlier claim.
     func claim(scanCount newValue: Int) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard newValue > scanCount else { return false }
-        scanCount = newValue
-        return true
+        scanCount.withLock { scanCount in
+            guard newValue > scanCount else { return false }
+            scanCount = newValue
+            return true
+        }
     }
 }

@@ -76,21 +76,25 @@ final class WebPIncrementalDecoder {
 }
 
 /// The incremental decoder of one image and how much of the data it has seen, behind a lock.
-final class IncrementalState: @unchecked Sendable {
-    // @unchecked: every stored property is only read or written while `lock` is held.
-    private let lock = NSLock()
-    private var decoder: WebPIncrementalDecoder?
-    private var consumed = 0
-    private var rowCount = 0
-    private var isStopped = false
+final class IncrementalState: Sendable {
+    private struct State {
+        var decoder: WebPIncrementalDecoder?
+        var consumed = 0
+        var rowCount = 0
+        var isStopped = false
+    }
+
+    private let state = LockedValueBox(State())
 
     /// Releases the incremental decoder and ends previews for this image.
     func stop() {
-        lock.lock()
-        let released = decoder
-        decoder = nil
-        isStopped = true
-        lock.unlock()
+        let released = state.withLock { state in
+            defer {
+                state.decoder = nil
+                state.isStopped = true
+            }
+            return state.decoder
+        }
         _ = released  // Released here, outside the lock.
     }
 
@@ -100,35 +104,35 @@ final class IncrementalState: @unchecked Sendable {
     func preview(
         data: Data, makeDecoder: (WebPFeatures) throws -> WebPIncrementalDecoder?
     ) -> PlatformImage? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !isStopped, data.count > consumed else { return nil }
-        return data.withUnsafeBytes { bytes -> PlatformImage? in
-            if decoder == nil {
-                do {
-                    let features = try WebPFeatures(bytes: bytes)
-                    guard let created = try makeDecoder(features) else {
-                        isStopped = true
+        state.withLock { state in
+            guard !state.isStopped, data.count > state.consumed else { return nil }
+            return data.withUnsafeBytes { bytes -> PlatformImage? in
+                if state.decoder == nil {
+                    do {
+                        let features = try WebPFeatures(bytes: bytes)
+                        guard let created = try makeDecoder(features) else {
+                            state.isStopped = true
+                            return nil
+                        }
+                        state.decoder = created
+                    } catch ImageDecoders.WebP.Error.truncatedData {
+                        return nil  // The header hasn't fully arrived yet.
+                    } catch {
+                        state.isStopped = true
                         return nil
                     }
-                    decoder = created
-                } catch ImageDecoders.WebP.Error.truncatedData {
-                    return nil  // The header hasn't fully arrived yet.
-                } catch {
-                    isStopped = true
+                }
+                guard let decoder = state.decoder else { return nil }
+                let new = UnsafeRawBufferPointer(rebasing: bytes[state.consumed...])
+                state.consumed = bytes.count
+                guard decoder.append(new) else {
+                    state.isStopped = true
                     return nil
                 }
+                guard let snapshot = decoder.snapshot(ifMoreThan: state.rowCount) else { return nil }
+                state.rowCount = snapshot.rows
+                return snapshot.image
             }
-            guard let decoder else { return nil }
-            let new = UnsafeRawBufferPointer(rebasing: bytes[consumed...])
-            consumed = bytes.count
-            guard decoder.append(new) else {
-                isStopped = true
-                return nil
-            }
-            guard let snapshot = decoder.snapshot(ifMoreThan: rowCount) else { return nil }
-            rowCount = snapshot.rows
-            return snapshot.image
         }
     }
 }

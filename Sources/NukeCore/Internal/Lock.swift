@@ -14,17 +14,27 @@ final class Lock: @unchecked Sendable {
     init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+        let error = pthread_mutex_init(mutex, nil)
+        precondition(error == 0, "pthread_mutex_init failed: \(error)")
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
+        let error = pthread_mutex_destroy(mutex)
+        precondition(error == 0, "pthread_mutex_destroy failed: \(error) (a lock destroyed while held?)")
         mutex.deinitialize(count: 1)
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
+    /// Locks the mutex; a failure (a corrupt or destroyed mutex) stops the process rather than run unprotected.
+    func lock() {
+        let error = pthread_mutex_lock(mutex)
+        precondition(error == 0, "pthread_mutex_lock failed: \(error)")
+    }
+
+    func unlock() {
+        let error = pthread_mutex_unlock(mutex)
+        precondition(error == 0, "pthread_mutex_unlock failed: \(error)")
+    }
 
     @inline(__always)
     func withLock<T>(_ body: () throws -> T) rethrows -> T {
@@ -32,27 +42,4 @@ final class Lock: @unchecked Sendable {
         defer { unlock() }
         return try body()
     }
-}
-
-/// A value protected by a pthread mutex, in the spirit of NIO's `NIOLockedValueBox`: the shared-state box of the
-/// core and of the plugins, and available to third-party plugins.
-///
-/// Take what you need inside ``withLock(_:)`` and call out (user closures, continuations) after it returns.
-/// Built on a pthread mutex rather than `Synchronization.Mutex`, which ThreadSanitizer on Linux doesn't understand.
-public final class LockedValueBox<Value>: @unchecked Sendable {
-    // @unchecked: `value` is only read or written while `lock` is held.
-    private let lock = Lock()
-    private var value: Value
-
-    /// Creates a box holding `value`.
-    public init(_ value: Value) { self.value = value }
-
-    /// Runs `body` with exclusive access to the value. Don't call back into the box from `body`.
-    @inline(__always)
-    public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        try lock.withLock { try body(&value) }
-    }
-
-    /// A copy of the current value.
-    public var snapshot: Value { withLock { $0 } }
 }

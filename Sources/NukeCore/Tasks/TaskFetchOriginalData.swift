@@ -43,13 +43,10 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse> {
             return
         }
         let key = core.makeDataCacheKey(for: request.withoutProcessing)
-        let mailbox = core.mailbox
-        operation = core.configuration.dataCachingQueue.add(priority: priority) { [weak self] operation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                let data = operation.isCancelled ? nil : cache.cachedData(for: key)
-                operation.finish()
-                mailbox.post { self?.didReadCache(data, source: source) }
-            }
+        operation = core.runOffGraph(on: core.configuration.dataCachingQueue, priority: priority) {
+            cache.cachedData(for: key)
+        } then: { [weak self] data, _ in
+            self?.didReadCache(data, source: source)
         }
     }
 

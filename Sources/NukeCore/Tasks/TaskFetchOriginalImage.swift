@@ -42,24 +42,20 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
     /// Gets the image from a request's image closure (``ImageRequest/init(id:image:processors:priority:options:userInfo:)``)
     /// on the decoding queue, in place of loading and decoding.
     private func runImageClosure(_ image: @escaping @Sendable () async throws -> ImageContainer) {
-        let mailbox = core.mailbox
         let request = self.request
         let running = LockedValueBox<Task<Void, Never>?>(nil)
         onCancelled = { running.withLock { $0?.cancel() } }  // Cancels the app's closure too.
-        operation = core.configuration.imageDecodingQueue.add(priority: priority) { [weak self] operation in
-            running.withLock { running in
-                running = Task.detached(priority: .userInitiated) {
-                    guard !operation.isCancelled else { return operation.finish() }
-                    let result: Result<ImageResponse, ImagePipeline.Error>
-                    do {
-                        result = .success(ImageResponse(container: try await image(), request: request))
-                    } catch {
-                        result = .failure(.dataLoadingFailed(error: error))
-                    }
-                    operation.finish()
-                    mailbox.post { self?.didDecodeFinal(result, cacheType: nil) }
-                }
+        operation = core.runOffGraphAsync(
+            on: core.configuration.imageDecodingQueue, priority: priority, running: running
+        ) {
+            do {
+                return Result<ImageResponse, ImagePipeline.Error>.success(
+                    ImageResponse(container: try await image(), request: request))
+            } catch {
+                return .failure(.dataLoadingFailed(error: error))
             }
+        } then: { [weak self] result, _ in
+            self?.didDecodeFinal(result, cacheType: nil)
         }
     }
 
@@ -103,30 +99,26 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
             send(error: .decoderNotRegistered(context: context))
             return
         }
-        let mailbox = core.mailbox
         let core = self.core
         let ticket = core.decodingBacklog.take(response.data.count)
-        backlogTicket = ticket
-        let finish: @Sendable (TaskQueue.Operation, Result<ImageResponse, ImagePipeline.Error>) -> Void = {
-            [weak self] operation, result in
-            core.statistics.withLock { $0.decodes += 1 }
-            let result = result.map { core.decompressIfNeeded($0) }
-            ticket.release()
-            operation.finish()
-            mailbox.post { self?.didDecodeFinal(result, cacheType: context.cacheType) }
-        }
-        operation = core.configuration.imageDecodingQueue.add(priority: priority) { operation in
-            if let decoder = decoder as? any AsyncImageDecoding {
-                Task.detached(priority: .userInitiated) {
-                    guard !operation.isCancelled else { return ticket.release() }
-                    finish(operation, await decode(context, with: decoder))
-                }
-            } else {
-                DispatchQueue.global(qos: .userInitiated).async {
-                    guard !operation.isCancelled else { return ticket.release() }
-                    finish(operation, decode(context, with: decoder))
-                }
+        backlogTicket = ticket  // Released when the decode ends, or by `didDispose` if it never runs.
+        let decoded:
+            @Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Result<ImageResponse, ImagePipeline.Error> = {
+                core.statistics.withLock { $0.decodes += 1 }
+                ticket.release()
+                return $0.map { core.decompressIfNeeded($0) }
             }
+        let then:
+            @Sendable @ImagePipelineActor (Result<ImageResponse, ImagePipeline.Error>, TaskQueue.Operation) -> Void = {
+                [weak self] result, _ in self?.didDecodeFinal(result, cacheType: context.cacheType)
+            }
+        let queue = core.configuration.imageDecodingQueue
+        if let decoder = decoder as? any AsyncImageDecoding {
+            operation = core.runOffGraphAsync(
+                on: queue, priority: priority, { decoded(await decode(context, with: decoder)) }, then: then)
+        } else {
+            operation = core.runOffGraph(
+                on: queue, priority: priority, { decoded(decode(context, with: decoder)) }, then: then)
         }
     }
 
@@ -189,16 +181,13 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
             preview = { decoder.decodePartiallyDownloadedData(data) }
         }
         lastPreviewTime = now  // Throttle attempts, not only successes: a decoder may yield nothing.
-        let mailbox = core.mailbox
         let request = self.request
-        previewOperation = core.configuration.imageDecodingQueue.add(priority: priority) { [weak self] operation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                guard !operation.isCancelled else { return }
-                var container = preview()
-                container?.isPreview = true
-                operation.finish()
-                mailbox.post { self?.didDecodePreview(container, request: request, operation: operation) }
-            }
+        previewOperation = core.runOffGraph(on: core.configuration.imageDecodingQueue, priority: priority) {
+            var container = preview()
+            container?.isPreview = true
+            return container
+        } then: { [weak self] container, operation in
+            self?.didDecodePreview(container, request: request, operation: operation)
         }
     }
 

@@ -40,13 +40,10 @@ final class TaskLoadImage: PipelineTask<ImageResponse> {
             return fetchImage()
         }
         let key = core.makeDataCacheKey(for: request)
-        let mailbox = core.mailbox
-        operation = core.configuration.dataCachingQueue.add(priority: priority) { [weak self] operation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                let data = operation.isCancelled ? nil : cache.cachedData(for: key)
-                operation.finish()
-                mailbox.post { self?.didReadCache(data) }
-            }
+        operation = core.runOffGraph(on: core.configuration.dataCachingQueue, priority: priority) {
+            cache.cachedData(for: key)
+        } then: { [weak self] data, _ in
+            self?.didReadCache(data)
         }
     }
 
@@ -57,26 +54,26 @@ final class TaskLoadImage: PipelineTask<ImageResponse> {
         core.statistics.withLock { $0.diskCacheHits += 1 }
         let context = ImageDecodingContext(request: request, data: data, isCompleted: true, cacheType: .disk)
         guard let decoder = core.decoder(for: context) else { return fetchImage() }
-        let mailbox = core.mailbox
         let statistics = core.statistics
-        operation = core.configuration.imageDecodingQueue.add(priority: priority) { [weak self] operation in
-            let finish: @Sendable (ImageResponse?) -> Void = { response in
-                operation.finish()
-                mailbox.post { self?.didDecodeCachedData(response) }
-            }
-            if let decoder = decoder as? any AsyncImageDecoding {
-                Task.detached(priority: .userInitiated) {
-                    guard !operation.isCancelled else { return }
+        let queue = core.configuration.imageDecodingQueue
+        let then: @Sendable @ImagePipelineActor (ImageResponse?, TaskQueue.Operation) -> Void = {
+            [weak self] response, _ in
+            self?.didDecodeCachedData(response)
+        }
+        if let decoder = decoder as? any AsyncImageDecoding {
+            operation = core.runOffGraphAsync(
+                on: queue, priority: priority,
+                {
                     statistics.withLock { $0.decodes += 1 }
-                    finish(await decodeCachedData(context, with: decoder))
-                }
-            } else {
-                DispatchQueue.global(qos: .userInitiated).async {
-                    guard !operation.isCancelled else { return }
+                    return await decodeCachedData(context, with: decoder)
+                }, then: then)
+        } else {
+            operation = core.runOffGraph(
+                on: queue, priority: priority,
+                {
                     statistics.withLock { $0.decodes += 1 }
-                    finish(decodeCachedData(context, with: decoder))
-                }
-            }
+                    return decodeCachedData(context, with: decoder)
+                }, then: then)
         }
     }
 
@@ -122,16 +119,12 @@ final class TaskLoadImage: PipelineTask<ImageResponse> {
             return  // Back-pressure: a preview is already being processed.
         }
         let request = self.request
-        let mailbox = core.mailbox
         let statistics = core.statistics
-        let operation = core.configuration.imageProcessingQueue.add(priority: priority) { [weak self] operation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                guard !operation.isCancelled else { return }
-                if isCompleted { statistics.withLock { $0.processes += 1 } }
-                let result = process(response, with: processor, request: request, isCompleted: isCompleted)
-                operation.finish()
-                mailbox.post { self?.didProcess(result, isCompleted: isCompleted, operation: operation) }
-            }
+        let operation = core.runOffGraph(on: core.configuration.imageProcessingQueue, priority: priority) {
+            if isCompleted { statistics.withLock { $0.processes += 1 } }
+            return process(response, with: processor, request: request, isCompleted: isCompleted)
+        } then: { [weak self] result, operation in
+            self?.didProcess(result, isCompleted: isCompleted, operation: operation)
         }
         if isCompleted {
             self.operation = operation
@@ -199,15 +192,14 @@ final class TaskLoadImage: PipelineTask<ImageResponse> {
         let core = self.core
         let request = self.request
         encodes.begin()
-        core.configuration.imageEncodingQueue.add(priority: priority) { operation in
-            DispatchQueue.global(qos: .utility).async {
+        core.runOffGraph(
+            on: core.configuration.imageEncodingQueue, priority: priority, qos: .utility,
+            {
                 if let data = encoder.encode(container, context: context), !data.isEmpty {
                     core.storeData(data, image: container, for: request, key: key, in: cache)
                 }
-                operation.finish()
                 encodes.end()
-            }
-        }
+            }, then: nil)
     }
 }
 

@@ -103,27 +103,16 @@ extension ImageDecodingConformance {
             let sample = suite.samples[0]
             let decoder = try suite.decoder(for: sample, check: "isThreadSafe")
             let expected = try? decoder.decode(sample.data).image
-            let mismatches = Mismatches()
+            let mismatches = LockedValueBox(0)
             DispatchQueue.concurrentPerform(iterations: 8) { _ in
-                if (try? decoder.decode(sample.data).image) != expected { mismatches.record() }
+                if (try? decoder.decode(sample.data).image) != expected { mismatches.withLock { $0 += 1 } }
             }
-            if mismatches.count > 0 {
+            if mismatches.snapshot > 0 {
                 throw Failure(
                     check: "isThreadSafe",
-                    message: "\(mismatches.count) of 8 concurrent decodes of '\(sample.name)' differed from a "
+                    message: "\(mismatches.snapshot) of 8 concurrent decodes of '\(sample.name)' differed from a "
                         + "serial decode")
             }
         },
     ]
-}
-
-/// Counts mismatches from several threads.
-private final class Mismatches: @unchecked Sendable {
-    // @unchecked: `value` is only touched under `lock`.
-    private let lock = NSLock()
-    private var value = 0
-
-    func record() { lock.withLock { value += 1 } }
-
-    var count: Int { lock.withLock { value } }
 }

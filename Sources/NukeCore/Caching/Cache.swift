@@ -11,19 +11,24 @@ final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendabl
     // @unchecked: every mutable stored property and every node is read or written only while `lock` is held.
     // `clock` is an immutable `@Sendable` closure. Nodes leave the lock only as garbage that nothing else
     // references, so releasing them (and their values) afterwards races with nothing.
+    //
+    // Hot path: a hit is a dictionary lookup and a move to the head under the lock. The lock already makes every
+    // access exclusive, so the mutable state opts out of the runtime's exclusivity checks
+    // (`@exclusivity(unchecked)`), and the list links are `unowned(unsafe)` — plain pointers: `nodes` owns every
+    // linked node, and a node is unlinked (no link points at it) before it leaves `nodes`.
 
     /// The lock guarding all mutable state below.
     private let lock = Lock()
     /// The source of time for expiration, in seconds. Called with the lock held.
     private let clock: @Sendable () -> Double
     /// The sole owner of the nodes. The list links are `unowned`, so dropping a node here frees it.
-    private var nodes: [Key: Node] = [:]
+    @exclusivity(unchecked) private var nodes: [Key: Node] = [:]
     /// The most recently used node.
-    private unowned var head: Node?
+    @exclusivity(unchecked) private unowned(unsafe) var head: Node?
     /// The least recently used node, the next to be evicted.
-    private unowned var tail: Node?
+    @exclusivity(unchecked) private unowned(unsafe) var tail: Node?
     /// The sum of the costs of the nodes in `nodes`.
-    private var _totalCost = 0
+    @exclusivity(unchecked) private var _totalCost = 0
     /// Storage for `costLimit`.
     private var _costLimit: Int
     /// Storage for `countLimit`.
@@ -242,10 +247,10 @@ final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendabl
         let cost: Int
         /// The clock reading at and after which the entry is expired, or `nil` if it never expires.
         let expiration: Double?
-        /// The next more recently used node. `unowned`: `Cache.nodes` owns every linked node.
-        unowned var previous: Node?
-        /// The next less recently used node. `unowned`: `Cache.nodes` owns every linked node.
-        unowned var next: Node?
+        /// The next more recently used node. Not retained: `Cache.nodes` owns every linked node.
+        @exclusivity(unchecked) unowned(unsafe) var previous: Node?
+        /// The next less recently used node. Not retained: `Cache.nodes` owns every linked node.
+        @exclusivity(unchecked) unowned(unsafe) var next: Node?
 
         /// Creates an unlinked node.
         init(key: Key, value: Value, cost: Int, expiration: Double?) {

@@ -73,7 +73,7 @@ public final class ImagePipeline: Sendable {
     /// A memory cache hit returns at once, without creating a task, unless the pipeline has a delegate (which
     /// observes every task).
     public func image(for request: ImageRequest) async throws(ImagePipeline.Error) -> PlatformImage {
-        if core.delegate is DefaultPipelineDelegate, !isInvalidated.snapshot,
+        if !core.hasCustomDelegate, !isInvalidated.snapshot,
             let container = core.cachedImage(for: request), !container.isPreview
         {
             core.statistics.withLock { $0.memoryCacheHits += 1 }

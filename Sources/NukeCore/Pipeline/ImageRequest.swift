@@ -146,7 +146,8 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// it under ``UserInfoKey/imageIdKey``; setting `nil` removes the override).
     public var imageID: String? {
         get {
-            if let id = userInfo[.imageIdKey] as? String { return id }
+            // `isEmpty` first: most requests have no user info, and hashing the key costs more than the lookup.
+            if !userInfo.isEmpty, let id = userInfo[.imageIdKey] as? String { return id }
             switch resource {
             case let .url(url): return url?.absoluteString
             case let .urlRequest(request): return request.url?.absoluteString
@@ -158,7 +159,10 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
 
     /// The scale of the decoded image (``UserInfoKey/scaleKey``), `nil` meaning 1.
     public var scale: Float? {
-        get { (userInfo[.scaleKey] as? Float) ?? (userInfo[.scaleKey] as? Double).map(Float.init) }
+        get {
+            guard !userInfo.isEmpty, let value = userInfo[.scaleKey] else { return nil }
+            return (value as? Float) ?? (value as? Double).map(Float.init)
+        }
         set { userInfo[.scaleKey] = newValue }
     }
 

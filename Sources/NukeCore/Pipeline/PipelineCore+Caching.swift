@@ -1,49 +1,52 @@
 import Foundation
 
 /// Per-request choices (through the delegate) and the cache lookups every task shares. Safe from any thread.
+///
+/// Without a delegate of the app's, every choice is the configuration's, read directly: no weak load of the
+/// pipeline and no delegate call on hot paths such as a memory cache lookup.
 extension PipelineCore {
     nonisolated func dataLoader(for request: ImageRequest) -> any DataLoading {
-        guard let pipeline else { return configuration.dataLoader }
+        guard hasCustomDelegate, let pipeline else { return configuration.dataLoader }
         return delegate.dataLoader(for: request, pipeline: pipeline)
     }
 
     nonisolated func imageCache(for request: ImageRequest) -> (any ImageCaching)? {
-        guard let pipeline else { return configuration.imageCache }
+        guard hasCustomDelegate, let pipeline else { return configuration.imageCache }
         return delegate.imageCache(for: request, pipeline: pipeline)
     }
 
     nonisolated func dataCache(for request: ImageRequest) -> (any DataCaching)? {
-        guard let pipeline else { return configuration.dataCache }
+        guard hasCustomDelegate, let pipeline else { return configuration.dataCache }
         return delegate.dataCache(for: request, pipeline: pipeline)
     }
 
     nonisolated func decoder(for context: ImageDecodingContext) -> (any ImageDecoding)? {
-        guard let pipeline else { return configuration.makeImageDecoder(context) }
+        guard hasCustomDelegate, let pipeline else { return configuration.makeImageDecoder(context) }
         return delegate.imageDecoder(for: context, pipeline: pipeline)
     }
 
     nonisolated func encoder(for context: ImageEncodingContext) -> any ImageEncoding {
-        guard let pipeline else { return configuration.makeImageEncoder(context) }
+        guard hasCustomDelegate, let pipeline else { return configuration.makeImageEncoder(context) }
         return delegate.imageEncoder(for: context, pipeline: pipeline)
     }
 
     /// The delegate's post-decode hook (``ImagePipeline/Delegate/decompress(response:request:pipeline:)``),
     /// skipped for the default delegate, whose `decompress` returns the response unchanged.
     nonisolated func decompressIfNeeded(_ response: ImageResponse) -> ImageResponse {
-        guard !(delegate is DefaultPipelineDelegate), let pipeline,
+        guard hasCustomDelegate, let pipeline,
             delegate.shouldDecompress(response: response, for: response.request, pipeline: pipeline)
         else { return response }
         return delegate.decompress(response: response, request: response.request, pipeline: pipeline)
     }
 
     nonisolated func previewPolicy(for context: ImageDecodingContext) -> ImagePipeline.PreviewPolicy {
-        guard let pipeline else { return .default(for: context.data) }
+        guard hasCustomDelegate, let pipeline else { return .default(for: context.data) }
         return delegate.previewPolicy(for: context, pipeline: pipeline)
     }
 
     /// The disk cache key: the delegate's, or the image identity + processor identifiers + thumbnail.
     nonisolated func makeDataCacheKey(for request: ImageRequest) -> String {
-        if let pipeline, let key = delegate.cacheKey(for: request, pipeline: pipeline) {
+        if hasCustomDelegate, let pipeline, let key = delegate.cacheKey(for: request, pipeline: pipeline) {
             return key
         }
         var key = request.imageID ?? ""
@@ -60,9 +63,7 @@ extension PipelineCore {
 
     /// The memory cache key: the delegate's custom key (``ImageCacheKey/init(key:)``), or the request's.
     nonisolated func makeImageCacheKey(for request: ImageRequest) -> ImageCacheKey {
-        if !(delegate is DefaultPipelineDelegate), let pipeline,
-            let key = delegate.cacheKey(for: request, pipeline: pipeline)
-        {
+        if hasCustomDelegate, let pipeline, let key = delegate.cacheKey(for: request, pipeline: pipeline) {
             return ImageCacheKey(key: key)
         }
         return ImageCacheKey(request: request)
@@ -102,7 +103,7 @@ extension PipelineCore {
     nonisolated func storeData(
         _ data: Data, image: ImageContainer?, for request: ImageRequest, key: String, in cache: any DataCaching
     ) {
-        guard !(delegate is DefaultPipelineDelegate), let pipeline else {
+        guard hasCustomDelegate, let pipeline else {
             return cache.storeData(data, for: key)
         }
         delegate.willCache(data: data, image: image, for: request, pipeline: pipeline) { data in

@@ -8,6 +8,8 @@ final class PipelineCore {
     nonisolated let configuration: ImagePipeline.Configuration
     nonisolated let mailbox = Mailbox()
     nonisolated let delegate: any ImagePipeline.Delegate
+    /// `false` for the default delegate, whose every answer is the configuration's.
+    nonisolated let hasCustomDelegate: Bool
     nonisolated let resumableData: ResumableDataStorage
     nonisolated let pendingEncodes = WorkCounter()
     nonisolated let decodingBacklog: ByteBudget
@@ -33,6 +35,7 @@ final class PipelineCore {
     nonisolated init(configuration: ImagePipeline.Configuration, delegate: (any ImagePipeline.Delegate)?) {
         self.configuration = configuration
         self.delegate = delegate ?? DefaultPipelineDelegate()
+        self.hasCustomDelegate = !(self.delegate is DefaultPipelineDelegate)
         self.resumableData = ResumableDataStorage(costLimit: configuration.resumableDataCostLimit)
         self.decodingBacklog = ByteBudget(limit: configuration.decodingBacklogLimit)
         let coalescing = configuration.isTaskCoalescingEnabled

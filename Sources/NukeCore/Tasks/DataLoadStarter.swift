@@ -86,7 +86,7 @@ struct DataLoadStarter: Sendable {
                     completion: finish)
                 load.set(cancellable)
             }
-            guard !isLocal, !(core.delegate is DefaultPipelineDelegate), let pipeline = core.pipeline else {
+            guard !isLocal, core.hasCustomDelegate, let pipeline = core.pipeline else {
                 return begin(urlRequest)
             }
             let delegate = core.delegate

@@ -153,8 +153,12 @@ enum FileSystem {
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            // Read the name in place, up to its NUL: glibc's entries are only `d_reclen` bytes long, so copying the
+            // whole 256-byte `d_name` array (as `withUnsafeBytes(of:)` would) reads past the end of the buffer.
+            let name = withUnsafeMutablePointer(to: &entry.pointee.d_name) { field in
+                field.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: field.pointee)) {
+                    String(cString: $0)
+                }
             }
             if name != "." && name != ".." { names.append(name) }
         }

@@ -23,10 +23,53 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         case imageClosure(id: String, image: @Sendable () async throws -> ImageContainer)
     }
 
-    var resource: Resource
+    /// The fields that hold references, in one copy-on-write box: copying a request (which the pipeline does
+    /// often) retains one object instead of each field.
+    private final class Storage: @unchecked Sendable {
+        // @unchecked: a `Storage` is never mutated once it may be shared: writes go through `mutableStorage`,
+        // which copies it unless this request holds the only reference.
+        var resource: Resource
+        var processors: [any ImageProcessing]
+        var thumbnail: ThumbnailOptions?
+        var userInfo: [UserInfoKey: any Sendable]
+
+        init(
+            resource: Resource, processors: [any ImageProcessing], thumbnail: ThumbnailOptions?,
+            userInfo: [UserInfoKey: any Sendable]
+        ) {
+            self.resource = resource
+            self.processors = processors
+            self.thumbnail = thumbnail
+            self.userInfo = userInfo
+        }
+
+        func copy() -> Storage {
+            Storage(resource: resource, processors: processors, thumbnail: thumbnail, userInfo: userInfo)
+        }
+    }
+
+    private var storage: Storage
+
+    /// The storage, copied first if another request shares it.
+    private var mutableStorage: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            return storage
+        }
+    }
+
+    var resource: Resource {
+        get { storage.resource }
+        set { mutableStorage.resource = newValue }
+        _modify { yield &mutableStorage.resource }
+    }
 
     /// The processors applied to the decoded image, in order.
-    public var processors: [any ImageProcessing]
+    public var processors: [any ImageProcessing] {
+        get { storage.processors }
+        set { mutableStorage.processors = newValue }
+        _modify { yield &mutableStorage.processors }
+    }
 
     /// The priority; the pipeline keeps shared work at the highest priority of the requests waiting for it.
     /// To change the priority of a running task, set ``ImageTask/priority``.
@@ -36,10 +79,18 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     public var options: Options
 
     /// Decode directly at a reduced size where the codec can (see ``ThumbnailOptions``).
-    public var thumbnail: ThumbnailOptions?
+    public var thumbnail: ThumbnailOptions? {
+        get { storage.thumbnail }
+        set { mutableStorage.thumbnail = newValue }
+        _modify { yield &mutableStorage.thumbnail }
+    }
 
     /// Extra values; ``UserInfoKey/imageIdKey`` and ``UserInfoKey/scaleKey`` are understood by the pipeline.
-    public var userInfo: [UserInfoKey: any Sendable]
+    public var userInfo: [UserInfoKey: any Sendable] {
+        get { storage.userInfo }
+        set { mutableStorage.userInfo = newValue }
+        _modify { yield &mutableStorage.userInfo }
+    }
 
     /// Creates a request that loads the image at `url`.
     ///
@@ -114,11 +165,9 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         resource: Resource, processors: [any ImageProcessing], priority: Priority, options: Options,
         userInfo: [UserInfoKey: any Sendable]?
     ) {
-        self.resource = resource
-        self.processors = processors
+        self.storage = Storage(resource: resource, processors: processors, thumbnail: nil, userInfo: userInfo ?? [:])
         self.priority = priority
         self.options = options
-        self.userInfo = userInfo ?? [:]
     }
 
     /// The URL request the data loader receives, or `nil` for a closure source or a `nil` URL.

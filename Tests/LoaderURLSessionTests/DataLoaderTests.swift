@@ -136,7 +136,7 @@ struct DataLoaderTests {
         #expect(DataLoader.validate(response: plain) == nil)
     }
 
-    @Test func appDelegateHearsTheSessionsInvalidation() async throws {
+    @Test(.timeLimit(.minutes(1))) func appDelegateHearsTheSessionsInvalidation() async throws {
         // Given an app delegate on the loader
         final class InvalidationDelegate: NSObject, URLSessionDelegate, @unchecked Sendable {
             // @unchecked: `gate` is Sendable; nothing else is stored.

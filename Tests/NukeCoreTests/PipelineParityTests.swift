@@ -110,7 +110,7 @@ import Testing
         #expect(cache.cost(for: ImageContainer(image: PlatformImage())) == 1)
     }
 
-    @Test func prefetcherReportsCompletionWhenEverythingIsCached() async throws {
+    @Test(.timeLimit(.minutes(1))) func prefetcherReportsCompletionWhenEverythingIsCached() async throws {
         // Given an image already in the memory cache
         let fixture = PipelineFixture()
         _ = try await fixture.pipeline.image(for: Fixtures.url("a"))

@@ -80,8 +80,12 @@ import Testing
     @Test func startThenStopInTheSameTickStartsNothing() async throws {
         let fixture = PipelineFixture()
         let prefetcher = ImagePrefetcher(pipeline: fixture.pipeline)
+        // The graph is busy (as under load), so the starts wait in its mailbox behind this job.
+        let busy = DispatchSemaphore(value: 0)
+        fixture.pipeline.core.mailbox.postLater { busy.wait() }
         prefetcher.startPrefetching(with: urls)
         prefetcher.stopPrefetching(with: urls)
+        busy.signal()
         await fixture.pipeline.flush()
         #expect(fixture.loader.createdTaskCount == 0)
         #expect(prefetcher.pendingCount == 0)

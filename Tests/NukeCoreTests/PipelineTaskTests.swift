@@ -3,8 +3,7 @@ import Testing
 @testable import NukeCore
 
 /// A task whose work the test drives by hand.
-@ImagePipelineActor
-private final class ManualTask: PipelineTask<Int> {
+private final class ManualTask: PipelineTask<Int>, @unchecked Sendable {
     var startCount = 0
     var cancelCount = 0
     var dependencyTask: ManualTask?
@@ -29,7 +28,6 @@ private final class ManualTask: PipelineTask<Int> {
     }
 }
 
-@ImagePipelineActor
 private final class EventLog {
     var events: [String] = []
 
@@ -44,7 +42,7 @@ private final class EventLog {
     }
 }
 
-@Suite @ImagePipelineActor struct PipelineTaskTests {
+@Suite struct PipelineTaskTests {
     @Test func startsOnFirstSubscriberOnly() {
         let task = ManualTask()
         #expect(task.startCount == 0)

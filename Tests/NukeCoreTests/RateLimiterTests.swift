@@ -5,12 +5,12 @@ import Testing
 
 /// A clock and timer the test moves by hand.
 private final class ManualTime: @unchecked Sendable {
-    // @unchecked: only used from the pipeline actor in these tests.
+    // @unchecked: only used from one test at a time, on one thread.
     var now: Double = 100
-    var scheduled: [(delay: Double, body: @Sendable @ImagePipelineActor () -> Void)] = []
+    var scheduled: [(delay: Double, body: @Sendable () -> Void)] = []
 }
 
-@Suite @ImagePipelineActor struct RateLimiterTests {
+@Suite struct RateLimiterTests {
     private func makeLimiter(_ time: ManualTime) -> RateLimiter {
         RateLimiter(
             rate: 10, burst: 3, now: { time.now },

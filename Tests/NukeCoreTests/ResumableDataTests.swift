@@ -36,9 +36,10 @@ import Testing
         return task
     }
 
-    private func progress(of task: ImageTask) async -> [ImageTask.Progress] {
+    /// The progress events of `events`, a stream made before the events it should see happen.
+    private func progress(_ events: AsyncStream<ImageTask.Event>) async -> [ImageTask.Progress] {
         var values: [ImageTask.Progress] = []
-        for await event in task.events {
+        for await event in events {
             if case let .progress(progress) = event { values.append(progress) }
         }
         return values
@@ -52,7 +53,8 @@ import Testing
 
         // When the image is requested again
         let task = pipeline.imageTask(with: Fixtures.url("a"))
-        let events = Task { await progress(of: task) }
+        let stream = task.events  // Subscribed now, before any data arrives.
+        let events = Task { await progress(stream) }
         let load = await loader.load(1)
 
         // Then the request asks for the rest, if unchanged

@@ -6,6 +6,9 @@ enum Goal: CustomStringConvertible, Sendable {
     case atMost(Double)
     /// Informational: no goal.
     case info
+    /// Our median itself must be at most this, in the row's unit (an absolute budget, such as µs per request);
+    /// the ratio to the reference is shown for scale.
+    case oursAtMost(Double)
 
     /// Parses the goal strings of the older sections ("≤ 1.10×", "info").
     init(_ text: String) {
@@ -21,14 +24,16 @@ enum Goal: CustomStringConvertible, Sendable {
         switch self {
         case let .atMost(value): String(format: "≤ %.2f×", value)
         case .info: "info"
+        case let .oursAtMost(value): String(format: "max %g", value)
         }
     }
 
-    /// Whether `ratio` meets the goal; `nil` for informational rows.
-    func isMet(by ratio: Double) -> Bool? {
+    /// Whether a row with this median ratio and our median meets the goal; `nil` for informational rows.
+    func isMet(by ratio: Double, ours: Double) -> Bool? {
         switch self {
         case let .atMost(value): ratio <= value
         case .info: nil
+        case let .oursAtMost(value): ours <= value
         }
     }
 }
@@ -82,7 +87,7 @@ struct BenchRow: Sendable {
 
     var verdict: String {
         if skipped != nil { return "skipped" }
-        switch goal.isMet(by: ratio) {
+        switch goal.isMet(by: ratio, ours: ours) {
         case true?: return "met"
         case false?: return "MISSED"
         case nil: return "—"

@@ -35,7 +35,7 @@ struct ReportChart {
         for (index, row) in rows.enumerated() {
             let y = top + Double(index) * rowHeight
             let color =
-                switch row.goal.isMet(by: row.ratio) {
+                switch row.goal.isMet(by: row.ratio, ours: row.ours) {
                 case true?: "#3a9a4a"
                 case false?: "#d04040"
                 case nil: "#9a9a9a"

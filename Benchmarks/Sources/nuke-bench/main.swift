@@ -9,6 +9,7 @@ import Foundation
 //   sharing      coalescing: downloads, decodes and wall time vs a naive loader (scenario 5)
 //   e2e          a 300-image feed vs Python (httpx + Pillow, pyvips) (scenario 6)
 //   memcache     memory-cache hits vs a locked Dictionary (scenario 7)
+//   requests     the pipeline's fixed cost per request, one at a time and 2,000 at once (scenario 10)
 //   cache        CacheDisk's DataCache vs write(2)/read(2) of plain files; sweep and open times (scenario 8)
 //   memory       peak RSS loading 5,000 images with a 64 MB cache (scenario 9; runs in a child process)
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -46,6 +47,7 @@ let sections: [(name: String, run: (BenchContext) async throws -> Void)] = [
     ("sharing", { try await SharingBenchmark(context: $0).run() }),
     ("e2e", { try await FeedBenchmark(context: $0).run() }),
     ("memcache", { try await MemoryCacheBenchmark(context: $0).run() }),
+    ("requests", { try await RequestCostBenchmark(context: $0).run() }),
     (
         "cache",
         { context in

@@ -18,7 +18,7 @@ final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendabl
     // linked node, and a node is unlinked (no link points at it) before it leaves `nodes`.
 
     /// The lock guarding all mutable state below.
-    private let lock = Lock()
+    private let lock = Lock.make()
     /// The source of time for expiration, in seconds. Called with the lock held.
     private let clock: @Sendable () -> Double
     /// The sole owner of the nodes. The list links are `unowned`, so dropping a node here frees it.

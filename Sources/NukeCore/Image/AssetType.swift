@@ -146,10 +146,10 @@ extension AssetType {
         if bytes.hasPrefix([0xFF, 0xD8, 0xFF]) {
             return .jpeg
         }
-        if bytes.hasPrefix(Array("GIF87a".utf8)) || bytes.hasPrefix(Array("GIF89a".utf8)) {
+        if bytes.hasPrefix(SniffingMagic.gif87a) || bytes.hasPrefix(SniffingMagic.gif89a) {
             return .gif
         }
-        if bytes.hasPrefix(Array("RIFF".utf8)) && bytes.matches(Array("WEBP".utf8), at: 8) {
+        if bytes.hasPrefix(SniffingMagic.riff) && bytes.matches(SniffingMagic.webp, at: 8) {
             return .webp
         }
         if bytes.hasPrefix([0x49, 0x49, 0x2A, 0x00]) || bytes.hasPrefix([0x4D, 0x4D, 0x00, 0x2A]) {
@@ -166,7 +166,7 @@ extension AssetType {
             return .jxl
         }
         // Before ICO: a 256-byte `ftyp` box also starts with `00 00 01 00`.
-        if bytes.matches(Array("ftyp".utf8), at: 4) {
+        if bytes.matches(SniffingMagic.ftyp, at: 4) {
             return sniffISOBaseMedia(bytes)
         }
         if bytes.hasPrefix([0x00, 0x00, 0x01, 0x00]) {
@@ -197,7 +197,7 @@ extension AssetType {
     private static let maxCompatibleBrands = 64
 
     private static func sniffISOBaseMedia(_ bytes: [UInt8]) -> AssetType? {
-        guard bytes.matches(Array("ftyp".utf8), at: 4), let size32 = bytes.uint32BE(at: 0) else {
+        guard bytes.matches(SniffingMagic.ftyp, at: 4), let size32 = bytes.uint32BE(at: 0) else {
             return nil
         }
         // The payload (major brand, minor version, compatible brands) follows the box header, which is
@@ -249,17 +249,18 @@ extension AssetType {
         _ = scanner.skip([0xEF, 0xBB, 0xBF])  // UTF-8 byte order mark.
         while true {
             scanner.skipWhitespace()
-            if scanner.skip(Array("<?".utf8)) {  // XML declaration or another processing instruction.
-                guard scanner.skip(past: Array("?>".utf8)) else {
+            // An XML declaration or another processing instruction.
+            if scanner.skip(SniffingMagic.processingInstructionStart) {
+                guard scanner.skip(past: SniffingMagic.processingInstructionEnd) else {
                     return false
                 }
-            } else if scanner.skip(Array("<!--".utf8)) {
-                guard scanner.skip(past: Array("-->".utf8)) else {
+            } else if scanner.skip(SniffingMagic.commentStart) {
+                guard scanner.skip(past: SniffingMagic.commentEnd) else {
                     return false
                 }
-            } else if scanner.skip(Array("<!DOCTYPE".utf8), caseInsensitive: true) {
+            } else if scanner.skip(SniffingMagic.doctype, caseInsensitive: true) {
                 guard scanner.skipWhitespace() > 0,
-                    scanner.skip(Array("svg".utf8), caseInsensitive: true),
+                    scanner.skip(SniffingMagic.svg, caseInsensitive: true),
                     scanner.skipDoctypeRemainder()
                 else {
                     return false
@@ -268,7 +269,7 @@ extension AssetType {
                 break
             }
         }
-        guard scanner.skip(Array("<svg".utf8)), let next = scanner.peek() else {
+        guard scanner.skip(SniffingMagic.svgTag), let next = scanner.peek() else {
             return false
         }
         return ByteScanner.isWhitespace(next) || next == UInt8(ascii: ">") || next == UInt8(ascii: "/")
@@ -480,4 +481,20 @@ extension AssetType {
         }
         return map
     }()
+}
+
+/// The byte sequences the sniffer looks for, made once (not per call).
+private enum SniffingMagic {
+    static let commentEnd = Array("-->".utf8)
+    static let commentStart = Array("<!--".utf8)
+    static let doctype = Array("<!DOCTYPE".utf8)
+    static let ftyp = Array("ftyp".utf8)
+    static let gif87a = Array("GIF87a".utf8)
+    static let gif89a = Array("GIF89a".utf8)
+    static let processingInstructionEnd = Array("?>".utf8)
+    static let processingInstructionStart = Array("<?".utf8)
+    static let riff = Array("RIFF".utf8)
+    static let svg = Array("svg".utf8)
+    static let svgTag = Array("<svg".utf8)
+    static let webp = Array("WEBP".utf8)
 }

@@ -7,32 +7,40 @@
 #endif
 
 /// A pthread mutex. ThreadSanitizer understands it, unlike `Synchronization.Mutex` on Linux.
-final class Lock: @unchecked Sendable {
+///
+/// The mutex lives in the object itself (a `ManagedBuffer` with one element), so a lock is one allocation.
+final class Lock: ManagedBuffer<Void, pthread_mutex_t>, @unchecked Sendable {
     // @unchecked: the mutex is only touched through pthread calls, which are thread-safe.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        let error = pthread_mutex_init(mutex, nil)
-        precondition(error == 0, "pthread_mutex_init failed: \(error)")
+    /// Makes an unlocked mutex.
+    static func make() -> Lock {
+        let lock = unsafeDowncast(Lock.create(minimumCapacity: 1) { _ in () }, to: Lock.self)
+        lock.withUnsafeMutablePointerToElements { mutex in
+            mutex.initialize(to: pthread_mutex_t())
+            let error = pthread_mutex_init(mutex, nil)
+            precondition(error == 0, "pthread_mutex_init failed: \(error)")
+        }
+        return lock
     }
 
     deinit {
-        let error = pthread_mutex_destroy(mutex)
-        precondition(error == 0, "pthread_mutex_destroy failed: \(error) (a lock destroyed while held?)")
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
+        withUnsafeMutablePointerToElements { mutex in
+            let error = pthread_mutex_destroy(mutex)
+            precondition(error == 0, "pthread_mutex_destroy failed: \(error) (a lock destroyed while held?)")
+            _ = mutex.deinitialize(count: 1)
+        }
     }
 
     /// Locks the mutex; a failure (a corrupt or destroyed mutex) stops the process rather than run unprotected.
+    @inline(__always)
     func lock() {
-        let error = pthread_mutex_lock(mutex)
+        let error = withUnsafeMutablePointerToElements { pthread_mutex_lock($0) }
         precondition(error == 0, "pthread_mutex_lock failed: \(error)")
     }
 
+    @inline(__always)
     func unlock() {
-        let error = pthread_mutex_unlock(mutex)
+        let error = withUnsafeMutablePointerToElements { pthread_mutex_unlock($0) }
         precondition(error == 0, "pthread_mutex_unlock failed: \(error)")
     }
 

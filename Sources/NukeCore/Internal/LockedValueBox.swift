@@ -5,7 +5,7 @@
 /// Built on a pthread mutex rather than `Synchronization.Mutex`, which ThreadSanitizer on Linux doesn't understand.
 public final class LockedValueBox<Value>: @unchecked Sendable {
     // @unchecked: `value` is only read or written while `lock` is held.
-    private let lock = Lock()
+    private let lock = Lock.make()
     private var value: Value
 
     /// Creates a box holding `value`.

@@ -79,7 +79,9 @@ public final class ImagePipeline: Sendable {
             core.statistics.withLock { $0.memoryCacheHits += 1 }
             return container.image
         }
-        return try await imageTask(with: request).image
+        // Started on this thread (no hop); a Swift task already cancelled starts later, so its cancel is seen
+        // before any work starts, as for ``imageTask(with:)-(ImageRequest)``.
+        return try await makeImageTask(request, onEvent: nil, startsOnThisThread: !Task.isCancelled).image
     }
 
     /// Loads the image at `url`. Cancelling the calling Swift task cancels the load.
@@ -101,7 +103,7 @@ public final class ImagePipeline: Sendable {
     /// Cancelling the calling Swift task cancels the load.
     public func data(for request: ImageRequest) async throws(ImagePipeline.Error) -> (Data, URLResponse?) {
         let task = DataTask(request: request)
-        start(task)
+        start(task, onThisThread: !Task.isCancelled)
         return try await withTaskCancellationHandler {
             await task.wait()
         } onCancel: {
@@ -208,25 +210,37 @@ public final class ImagePipeline: Sendable {
 
     // MARK: Internals
 
-    func makeImageTask(_ request: ImageRequest, onEvent: (@Sendable (ImageTask.Event) -> Void)?) -> ImageTask {
+    /// Makes an image task and posts its start to the graph.
+    ///
+    /// - Parameter startsOnThisThread: `true` to start it on this thread if the graph is idle (for the async API,
+    ///   whose caller waits for the result anyway); `false` to start it later, so that a caller that cancels the
+    ///   returned task right away starts no work.
+    func makeImageTask(
+        _ request: ImageRequest,
+        onEvent: (@Sendable (ImageTask.Event) -> Void)?,
+        startsOnThisThread: Bool = false
+    ) -> ImageTask {
         let task = ImageTask(request: request, core: core, onEvent: onEvent)
         if isInvalidated.snapshot {
             task.finish(with: .failure(.pipelineInvalidated))
-        } else {
-            core.mailbox.post { [core, self] in
-                core.didCreate(task)
-                core.start(task, pipeline: self)
-            }
+            return task
         }
+        let start: Mailbox.Job = { [core, self] in
+            core.didCreate(task)
+            core.start(task, pipeline: self)
+        }
+        if startsOnThisThread { core.mailbox.post(start) } else { core.mailbox.postLater(start) }
         return task
     }
 
-    func start(_ task: DataTask) {
+    /// Posts the start of a data task to the graph; see ``makeImageTask(_:onEvent:startsOnThisThread:)``.
+    func start(_ task: DataTask, onThisThread: Bool = false) {
         if isInvalidated.snapshot {
             task.finish(with: .failure(.pipelineInvalidated))
-        } else {
-            core.mailbox.post { [core, self] in core.start(task, pipeline: self) }
+            return
         }
+        let start: Mailbox.Job = { [core, self] in core.start(task, pipeline: self) }
+        if onThisThread { core.mailbox.post(start) } else { core.mailbox.postLater(start) }
     }
 
     func cancel(_ task: DataTask) {

@@ -19,7 +19,7 @@ public import Foundation
 public final class TaskQueue: @unchecked Sendable {
     // @unchecked: every `var` below, and every `var` of this queue's operations, is only read or written while
     // `lock` is held.
-    fileprivate let lock = Lock()
+    fileprivate let lock = Lock.make()
     private var limit: Int
     private var suspended = false
     private var isDraining = false

@@ -3,8 +3,7 @@ import Foundation
 
 /// Decodes the original image: waits for the data task, then decodes on the decoding queue. With progressive
 /// decoding on, partial data is decoded into previews — throttled, and dropped while a decode is running.
-@ImagePipelineActor
-final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
+final class TaskFetchOriginalImage: PipelineTask<ImageResponse>, @unchecked Sendable {
     private let core: PipelineCore
     private let request: ImageRequest
     private var decoder: (any ImageDecoding)?
@@ -54,8 +53,8 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
             } catch {
                 return .failure(.dataLoadingFailed(error: error))
             }
-        } then: { [weak self] result, _ in
-            self?.didDecodeFinal(result, cacheType: nil)
+        } then: { [self] result, _ in
+            self.didDecodeFinal(result, cacheType: nil)
         }
     }
 
@@ -65,8 +64,7 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
         let dependency =
             isShared
             ? core.makeTaskFetchOriginalData(for: request) : TaskFetchOriginalData(core: core, request: request)
-        subscribe(to: dependency) { [weak self] event in
-            guard let self else { return }
+        subscribe(to: dependency) { [self] event in
             switch event {
             case let .value(response, isCompleted):
                 if isCompleted {
@@ -108,10 +106,9 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
                 ticket.release()
                 return $0.map { core.decompressIfNeeded($0) }
             }
-        let then:
-            @Sendable @ImagePipelineActor (Result<ImageResponse, ImagePipeline.Error>, TaskQueue.Operation) -> Void = {
-                [weak self] result, _ in self?.didDecodeFinal(result, cacheType: context.cacheType)
-            }
+        let then: @Sendable (Result<ImageResponse, ImagePipeline.Error>, TaskQueue.Operation) -> Void = {
+            [self] result, _ in self.didDecodeFinal(result, cacheType: context.cacheType)
+        }
         let queue = core.configuration.imageDecodingQueue
         if let decoder = decoder as? any AsyncImageDecoding {
             operation = core.runOffGraphAsync(
@@ -186,8 +183,8 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse> {
             var container = preview()
             container?.isPreview = true
             return container
-        } then: { [weak self] container, operation in
-            self?.didDecodePreview(container, request: request, operation: operation)
+        } then: { [self] container, operation in
+            self.didDecodePreview(container, request: request, operation: operation)
         }
     }
 
@@ -250,7 +247,7 @@ func decodeCachedData(
     try? await decode(context, with: decoder).get()
 }
 
-/// Decodes data from the disk cache off the actor; `nil` when there's no decoder or decoding fails.
+/// Decodes data from the disk cache off the graph; `nil` when there's no decoder or decoding fails.
 func decodeCachedData(
     _ context: ImageDecodingContext,
     with decoder: any ImageDecoding

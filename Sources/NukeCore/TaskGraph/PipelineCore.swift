@@ -2,19 +2,21 @@ import Foundation
 
 /// The pipeline's task graph: the pools of shared tasks and the subscriptions of the public tasks.
 ///
-/// Lives on ``ImagePipelineActor``; everything from outside arrives through ``mailbox`` in order.
-@ImagePipelineActor
-final class PipelineCore {
-    nonisolated let configuration: ImagePipeline.Configuration
-    nonisolated let mailbox = Mailbox()
-    nonisolated let delegate: any ImagePipeline.Delegate
+/// The graph's state (the pools, ``activeTasks`` and every ``PipelineTask``) is touched only by jobs of
+/// ``mailbox``, which run one at a time in the order they were posted; everything from outside arrives as such a
+/// job. The `let` properties are safe from any thread.
+final class PipelineCore: @unchecked Sendable {
+    // @unchecked: the mutable state is confined to the mailbox's jobs (see above).
+    let configuration: ImagePipeline.Configuration
+    let mailbox = Mailbox()
+    let delegate: any ImagePipeline.Delegate
     /// `false` for the default delegate, whose every answer is the configuration's.
-    nonisolated let hasCustomDelegate: Bool
-    nonisolated let resumableData: ResumableDataStorage
-    nonisolated let pendingEncodes = WorkCounter()
-    nonisolated let decodingBacklog: ByteBudget
-    nonisolated let statistics = LockedValueBox(ImagePipeline.Statistics())
-    private nonisolated let pipelineReference = LockedValueBox(WeakPipeline())
+    let hasCustomDelegate: Bool
+    let resumableData: ResumableDataStorage
+    let pendingEncodes = WorkCounter()
+    let decodingBacklog: ByteBudget
+    let statistics = LockedValueBox(ImagePipeline.Statistics())
+    private let pipelineReference = LockedValueBox(WeakPipeline())
 
     private let loadImageTasks: TaskPool<LoadKey, TaskLoadImage>
     private let originalImageTasks: TaskPool<ImageKey, TaskFetchOriginalImage>
@@ -26,13 +28,13 @@ final class PipelineCore {
         var subscription: TaskSubscription?
         /// Keeps the pipeline (and so the delegate's per-request choices) alive while the task runs.
         let pipeline: ImagePipeline
-        let fail: @ImagePipelineActor (ImagePipeline.Error) -> Void
+        let fail: (ImagePipeline.Error) -> Void
     }
 
     private var activeTasks: [ObjectIdentifier: ActiveTask] = [:]
     private var isInvalidated = false
 
-    nonisolated init(configuration: ImagePipeline.Configuration, delegate: (any ImagePipeline.Delegate)?) {
+    init(configuration: ImagePipeline.Configuration, delegate: (any ImagePipeline.Delegate)?) {
         self.configuration = configuration
         self.delegate = delegate ?? DefaultPipelineDelegate()
         self.hasCustomDelegate = !(self.delegate is DefaultPipelineDelegate)
@@ -55,7 +57,7 @@ final class PipelineCore {
     }
 
     /// The pipeline that owns the core; `nil` once it is gone (then delegate calls are skipped).
-    nonisolated var pipeline: ImagePipeline? {
+    var pipeline: ImagePipeline? {
         get { pipelineReference.withLock { $0.value } }
         set { pipelineReference.withLock { $0.value = newValue } }
     }
@@ -70,18 +72,18 @@ final class PipelineCore {
             didFinish(task, with: .failure(.pipelineInvalidated))
             return
         }
-        delegate.imageTaskDidStart(task, pipeline: pipeline)
+        if hasCustomDelegate { delegate.imageTaskDidStart(task, pipeline: pipeline) }
         let id = ObjectIdentifier(task)
         activeTasks[id] = ActiveTask(
             subscription: nil,
             pipeline: pipeline,
-            fail: { [weak self] error in
-                if task.finish(with: .failure(error)) { self?.didFinish(task, with: .failure(error)) }
+            fail: { [self] error in
+                if task.finish(with: .failure(error)) { self.didFinish(task, with: .failure(error)) }
             })
         let job = makeTaskLoadImage(for: task.request)
         let subscription = job.subscribe(priority: task.priority, owner: .request(task.request)) {
-            [weak self] event in
-            self?.handle(event, for: task, id: id)
+            [self] event in
+            self.handle(event, for: task, id: id)
         }
         attach(subscription, to: id)
     }
@@ -96,7 +98,7 @@ final class PipelineCore {
                 if task.finish(with: .success(response)) { didFinish(task, with: .success(response)) }
             } else {
                 task.deliver(.preview(response))
-                if let pipeline {
+                if hasCustomDelegate, let pipeline {
                     delegate.imageTask(task, didReceivePreview: response, pipeline: pipeline)
                     delegate.imageTask(task, didReceiveEvent: .preview(response), pipeline: pipeline)
                 }
@@ -104,7 +106,7 @@ final class PipelineCore {
         case let .progress(value):
             let progress = ImageTask.Progress(completed: value.completed, total: value.total)
             task.deliver(.progress(progress))
-            if let pipeline {
+            if hasCustomDelegate, let pipeline {
                 delegate.imageTask(task, didUpdateProgress: progress, pipeline: pipeline)
                 delegate.imageTask(task, didReceiveEvent: .progress(progress), pipeline: pipeline)
             }
@@ -115,14 +117,14 @@ final class PipelineCore {
     }
 
     private func didFinish(_ task: ImageTask, with result: Result<ImageResponse, ImagePipeline.Error>) {
-        guard let pipeline else { return }
+        guard hasCustomDelegate, let pipeline else { return }
         delegate.imageTask(task, didCompleteWithResult: result, pipeline: pipeline)
         delegate.imageTask(task, didReceiveEvent: .finished(result), pipeline: pipeline)
     }
 
     /// Tells the delegate about a new task.
     func didCreate(_ task: ImageTask) {
-        if let pipeline { delegate.imageTaskCreated(task, pipeline: pipeline) }
+        if hasCustomDelegate, let pipeline { delegate.imageTaskCreated(task, pipeline: pipeline) }
     }
 
     /// Starts a data task (unless it was cancelled before it got here).
@@ -137,16 +139,16 @@ final class PipelineCore {
             subscription: nil, pipeline: pipeline, fail: { task.finish(with: .failure($0)) })
         let job = makeTaskFetchOriginalData(for: task.request)
         let subscription = job.subscribe(priority: task.priority, owner: .request(task.request)) {
-            [weak self] event in
+            [self] event in
             switch event {
             case let .value(response, isCompleted):
                 guard isCompleted else { return }
-                self?.activeTasks[id] = nil
+                self.activeTasks[id] = nil
                 task.finish(with: .success((response.data, response.urlResponse)))
             case let .progress(value):
                 if !task.isFinished { task.onProgress?(value.completed, value.total) }
             case let .error(error):
-                self?.activeTasks[id] = nil
+                self.activeTasks[id] = nil
                 task.finish(with: .failure(error))
             }
         }
@@ -209,9 +211,19 @@ final class PipelineCore {
 
     // MARK: Introspection (tests)
 
-    /// The number of live tasks in each pool and of public tasks with work in the graph.
+    /// The number of live tasks in each pool and of public tasks with work in the graph, read in a mailbox job
+    /// after every job posted before.
     var liveTaskCounts: (loadImage: Int, originalImage: Int, originalData: Int, active: Int) {
-        (loadImageTasks.count, originalImageTasks.count, originalDataTasks.count, activeTasks.count)
+        get async {
+            await withCheckedContinuation { continuation in
+                mailbox.post { [self] in
+                    continuation.resume(
+                        returning: (
+                            loadImageTasks.count, originalImageTasks.count, originalDataTasks.count, activeTasks.count
+                        ))
+                }
+            }
+        }
     }
 }
 

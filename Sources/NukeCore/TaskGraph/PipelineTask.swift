@@ -11,15 +11,15 @@ struct TaskProgress: Hashable, Sendable {
 /// last subscriber leaves before the task finishes, the task is cancelled: it stops its running operation and
 /// leaves its dependency, which in turn is cancelled if nobody else needs it. A finished or cancelled task is
 /// disposed: it delivers nothing more and is removed from its pool.
-@ImagePipelineActor
-class PipelineTask<Value: Sendable>: AnyPipelineTask {
+class PipelineTask<Value: Sendable>: AnyPipelineTask, @unchecked Sendable {
+    // @unchecked: a task is touched only by the jobs of its pipeline's mailbox, one at a time.
     enum Event {
         case value(Value, isCompleted: Bool)
         case progress(TaskProgress)
         case error(ImagePipeline.Error)
     }
 
-    typealias Handler = @ImagePipelineActor (Event) -> Void
+    typealias Handler = (Event) -> Void
 
     private struct Subscriber {
         let id: Int
@@ -122,6 +122,10 @@ class PipelineTask<Value: Sendable>: AnyPipelineTask {
     /// Called when the task's priority changed, for work besides ``operation`` (e.g. previews).
     func didChangePriority(_ priority: ImageRequest.Priority) {}
 
+    /// Called once when the task is cancelled (its last subscriber left before it finished), before its
+    /// operation is cancelled, to stop work that isn't a queue operation.
+    func didCancel() {}
+
     /// Called once when the task is disposed (finished, failed or cancelled), to drop work that isn't needed
     /// any more (e.g. a queued preview).
     func didDispose() {}
@@ -161,6 +165,15 @@ class PipelineTask<Value: Sendable>: AnyPipelineTask {
 
     private func deliver(_ event: Event, isTerminal: Bool) {
         guard !isDisposed else { return }
+        if subscribers.count == 1 {
+            // The common case, without copying the handlers into an array.
+            let handler = subscribers[0].handler
+            if isTerminal {
+                subscribers.removeAll()
+                dispose()
+            }
+            return handler(event)
+        }
         let handlers = subscribers.map(\.handler)
         if isTerminal {
             // Leave the pool first, so a subscriber that asks for the same work again gets a new task.
@@ -174,6 +187,7 @@ class PipelineTask<Value: Sendable>: AnyPipelineTask {
 
     private func cancel() {
         guard !isDisposed else { return }
+        didCancel()
         onCancelled?()
         operation?.cancel()
         dispose()
@@ -193,22 +207,19 @@ class PipelineTask<Value: Sendable>: AnyPipelineTask {
 }
 
 /// The type-erased side of a task that subscriptions talk to.
-@ImagePipelineActor
-protocol AnyPipelineTask: AnyObject {
+protocol AnyPipelineTask: AnyObject, Sendable {
     func unsubscribe(id: Int)
     func setPriority(_ priority: ImageRequest.Priority, id: Int)
     var publicRequests: [ImageRequest] { get }
 }
 
 /// Who subscribed to a task: a public task (with its request) or another task of the graph.
-@ImagePipelineActor
 enum TaskOwner {
     case request(ImageRequest)
     case task(any AnyPipelineTask)
 }
 
 /// One subscriber's hold on a task.
-@ImagePipelineActor
 struct TaskSubscription {
     let task: any AnyPipelineTask
     let id: Int

@@ -5,47 +5,47 @@ import Foundation
 /// Without a delegate of the app's, every choice is the configuration's, read directly: no weak load of the
 /// pipeline and no delegate call on hot paths such as a memory cache lookup.
 extension PipelineCore {
-    nonisolated func dataLoader(for request: ImageRequest) -> any DataLoading {
+    func dataLoader(for request: ImageRequest) -> any DataLoading {
         guard hasCustomDelegate, let pipeline else { return configuration.dataLoader }
         return delegate.dataLoader(for: request, pipeline: pipeline)
     }
 
-    nonisolated func imageCache(for request: ImageRequest) -> (any ImageCaching)? {
+    func imageCache(for request: ImageRequest) -> (any ImageCaching)? {
         guard hasCustomDelegate, let pipeline else { return configuration.imageCache }
         return delegate.imageCache(for: request, pipeline: pipeline)
     }
 
-    nonisolated func dataCache(for request: ImageRequest) -> (any DataCaching)? {
+    func dataCache(for request: ImageRequest) -> (any DataCaching)? {
         guard hasCustomDelegate, let pipeline else { return configuration.dataCache }
         return delegate.dataCache(for: request, pipeline: pipeline)
     }
 
-    nonisolated func decoder(for context: ImageDecodingContext) -> (any ImageDecoding)? {
+    func decoder(for context: ImageDecodingContext) -> (any ImageDecoding)? {
         guard hasCustomDelegate, let pipeline else { return configuration.makeImageDecoder(context) }
         return delegate.imageDecoder(for: context, pipeline: pipeline)
     }
 
-    nonisolated func encoder(for context: ImageEncodingContext) -> any ImageEncoding {
+    func encoder(for context: ImageEncodingContext) -> any ImageEncoding {
         guard hasCustomDelegate, let pipeline else { return configuration.makeImageEncoder(context) }
         return delegate.imageEncoder(for: context, pipeline: pipeline)
     }
 
     /// The delegate's post-decode hook (``ImagePipeline/Delegate/decompress(response:request:pipeline:)``),
     /// skipped for the default delegate, whose `decompress` returns the response unchanged.
-    nonisolated func decompressIfNeeded(_ response: ImageResponse) -> ImageResponse {
+    func decompressIfNeeded(_ response: ImageResponse) -> ImageResponse {
         guard hasCustomDelegate, let pipeline,
             delegate.shouldDecompress(response: response, for: response.request, pipeline: pipeline)
         else { return response }
         return delegate.decompress(response: response, request: response.request, pipeline: pipeline)
     }
 
-    nonisolated func previewPolicy(for context: ImageDecodingContext) -> ImagePipeline.PreviewPolicy {
+    func previewPolicy(for context: ImageDecodingContext) -> ImagePipeline.PreviewPolicy {
         guard hasCustomDelegate, let pipeline else { return .default(for: context.data) }
         return delegate.previewPolicy(for: context, pipeline: pipeline)
     }
 
     /// The disk cache key: the delegate's, or the image identity + processor identifiers + thumbnail.
-    nonisolated func makeDataCacheKey(for request: ImageRequest) -> String {
+    func makeDataCacheKey(for request: ImageRequest) -> String {
         if hasCustomDelegate, let pipeline, let key = delegate.cacheKey(for: request, pipeline: pipeline) {
             return key
         }
@@ -62,14 +62,14 @@ extension PipelineCore {
     // MARK: Memory cache
 
     /// The memory cache key: the delegate's custom key (``ImageCacheKey/init(key:)``), or the request's.
-    nonisolated func makeImageCacheKey(for request: ImageRequest) -> ImageCacheKey {
+    func makeImageCacheKey(for request: ImageRequest) -> ImageCacheKey {
         if hasCustomDelegate, let pipeline, let key = delegate.cacheKey(for: request, pipeline: pipeline) {
             return ImageCacheKey(key: key)
         }
         return ImageCacheKey(request: request)
     }
 
-    nonisolated func cachedImage(for request: ImageRequest) -> ImageContainer? {
+    func cachedImage(for request: ImageRequest) -> ImageContainer? {
         guard !request.options.contains(.disableMemoryCacheReads),
             !request.options.contains(.reloadIgnoringCachedData),
             let cache = imageCache(for: request)
@@ -78,7 +78,7 @@ extension PipelineCore {
     }
 
     /// Stores an image (or, from the pipeline's own tasks, a preview) in the request's memory cache.
-    nonisolated func storeImage(_ container: ImageContainer, for request: ImageRequest) {
+    func storeImage(_ container: ImageContainer, for request: ImageRequest) {
         guard !request.options.contains(.disableMemoryCacheWrites), let cache = imageCache(for: request)
         else { return }
         cache[makeImageCacheKey(for: request)] = container
@@ -86,7 +86,7 @@ extension PipelineCore {
 
     /// Stores a progressive preview, unless the memory cache already holds a final image for the request (a
     /// reload's previews never replace a good image).
-    nonisolated func storePreview(_ container: ImageContainer, for request: ImageRequest) {
+    func storePreview(_ container: ImageContainer, for request: ImageRequest) {
         guard !request.options.contains(.disableMemoryCacheWrites), let cache = imageCache(for: request) else {
             return
         }
@@ -100,7 +100,7 @@ extension PipelineCore {
     /// Writes data the pipeline made to the disk cache, through the delegate's
     /// ``ImagePipeline/Delegate/willCache(data:image:for:pipeline:completion:)`` (skipped for the default
     /// delegate, which stores the data as is).
-    nonisolated func storeData(
+    func storeData(
         _ data: Data, image: ImageContainer?, for request: ImageRequest, key: String, in cache: any DataCaching
     ) {
         guard hasCustomDelegate, let pipeline else {
@@ -112,7 +112,7 @@ extension PipelineCore {
     }
 
     /// The disk cache to read for `request`, unless its options forbid reading.
-    nonisolated func readableDataCache(for request: ImageRequest) -> (any DataCaching)? {
+    func readableDataCache(for request: ImageRequest) -> (any DataCaching)? {
         guard !request.options.contains(.disableDiskCacheReads),
             !request.options.contains(.reloadIgnoringCachedData)
         else { return nil }

@@ -3,17 +3,16 @@ import Foundation
 /// A token bucket that paces the start of loads: up to `burst` loads start at once, then `rate` a second.
 ///
 /// Work that can't start yet waits in order and runs as tokens refill. A work item returns `false` if it no
-/// longer needs to run (its task was cancelled meanwhile), which gives its token back. Lives on the pipeline's
-/// actor; time and the timer are injected so tests control them.
-@ImagePipelineActor
-final class RateLimiter {
-    typealias Work = @ImagePipelineActor () -> Bool
+/// longer needs to run (its task was cancelled meanwhile), which gives its token back. Used by the pipeline's
+/// mailbox (its timer posts there); time and the timer are injected so tests control them.
+final class RateLimiter: @unchecked Sendable {
+    // @unchecked: used only by the jobs of its pipeline's mailbox, one at a time.
+    typealias Work = () -> Bool
 
     private let rate: Double
     private let burst: Double
     private let now: @Sendable () -> Double
-    private let schedule:
-        @Sendable (_ delay: Double, _ body: @escaping @Sendable @ImagePipelineActor () -> Void) -> Void
+    private let schedule: @Sendable (_ delay: Double, _ body: @escaping @Sendable () -> Void) -> Void
     private var tokens: Double
     private var lastRefill: Double
     private var pending: [Work] = []
@@ -24,12 +23,12 @@ final class RateLimiter {
     ///   - rate: Tokens added per second.
     ///   - burst: The bucket size: how many loads may start at once after a quiet period.
     ///   - now: The current time in seconds (monotonic).
-    ///   - schedule: Runs a closure on the actor after a delay in seconds.
-    nonisolated init(
+    ///   - schedule: Runs a closure as a mailbox job after a delay in seconds.
+    init(
         rate: Double = 80,
         burst: Double = 25,
         now: @escaping @Sendable () -> Double = RateLimiter.monotonicSeconds,
-        schedule: @escaping @Sendable (Double, @escaping @Sendable @ImagePipelineActor () -> Void) -> Void
+        schedule: @escaping @Sendable (Double, @escaping @Sendable () -> Void) -> Void
     ) {
         self.rate = rate
         self.burst = burst
@@ -92,7 +91,7 @@ final class RateLimiter {
     }
 
     /// Seconds on a monotonic clock.
-    nonisolated static func monotonicSeconds() -> Double {
+    static func monotonicSeconds() -> Double {
         Double(DispatchTime.now().uptimeNanoseconds) / 1e9
     }
 }

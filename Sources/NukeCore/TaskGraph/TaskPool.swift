@@ -1,12 +1,11 @@
 /// Shares tasks between equivalent requests: one live task per key.
-@ImagePipelineActor
 final class TaskPool<Key: Hashable, PooledTask: PoolableTask> {
     private let isCoalescingEnabled: Bool
     private let onJoin: @Sendable () -> Void
     private var tasks: [Key: PooledTask] = [:]
 
     /// - Parameter onJoin: Called each time a caller gets a task that was already live.
-    nonisolated init(isCoalescingEnabled: Bool, onJoin: @escaping @Sendable () -> Void = {}) {
+    init(isCoalescingEnabled: Bool, onJoin: @escaping @Sendable () -> Void = {}) {
         self.isCoalescingEnabled = isCoalescingEnabled
         self.onJoin = onJoin
     }
@@ -26,8 +25,8 @@ final class TaskPool<Key: Hashable, PooledTask: PoolableTask> {
         }
         let task = make()
         tasks[key] = task
-        task.onDisposed = { [weak self, unowned task] in
-            guard let self, self.tasks[key] === task else { return }
+        task.onDisposed = { [self, task] in
+            guard tasks[key] === task else { return }
             self.tasks[key] = nil
         }
         return task
@@ -35,7 +34,6 @@ final class TaskPool<Key: Hashable, PooledTask: PoolableTask> {
 }
 
 /// A task a ``TaskPool`` can hold.
-@ImagePipelineActor
 protocol PoolableTask: AnyObject {
     var onDisposed: (() -> Void)? { get set }
 }

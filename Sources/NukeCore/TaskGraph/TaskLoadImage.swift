@@ -5,8 +5,7 @@ import Foundation
 /// by applying the request's last processor to the image of the same request without it (so `[a]` and
 /// `[a, b]` share `a`); with no processors, from the decoded original. Stores what public tasks asked for in
 /// the caches.
-@ImagePipelineActor
-final class TaskLoadImage: PipelineTask<ImageResponse> {
+final class TaskLoadImage: PipelineTask<ImageResponse>, @unchecked Sendable {
     private let core: PipelineCore
     private let request: ImageRequest
     private var previewOperation: TaskQueue.Operation?
@@ -42,8 +41,8 @@ final class TaskLoadImage: PipelineTask<ImageResponse> {
         let key = core.makeDataCacheKey(for: request)
         operation = core.runOffGraph(on: core.configuration.dataCachingQueue, priority: priority) {
             cache.cachedData(for: key)
-        } then: { [weak self] data, _ in
-            self?.didReadCache(data)
+        } then: { [self] data, _ in
+            self.didReadCache(data)
         }
     }
 
@@ -56,9 +55,9 @@ final class TaskLoadImage: PipelineTask<ImageResponse> {
         guard let decoder = core.decoder(for: context) else { return fetchImage() }
         let statistics = core.statistics
         let queue = core.configuration.imageDecodingQueue
-        let then: @Sendable @ImagePipelineActor (ImageResponse?, TaskQueue.Operation) -> Void = {
-            [weak self] response, _ in
-            self?.didDecodeCachedData(response)
+        let then: @Sendable (ImageResponse?, TaskQueue.Operation) -> Void = {
+            [self] response, _ in
+            self.didDecodeCachedData(response)
         }
         if let decoder = decoder as? any AsyncImageDecoding {
             operation = core.runOffGraphAsync(
@@ -92,8 +91,7 @@ final class TaskLoadImage: PipelineTask<ImageResponse> {
             request.processors.isEmpty
             ? core.makeTaskFetchOriginalImage(for: request)
             : core.makeTaskLoadImage(for: request.withoutLastProcessor)
-        subscribe(to: dependency) { [weak self] event in
-            guard let self else { return }
+        subscribe(to: dependency) { [self] event in
             switch event {
             case let .value(response, isCompleted):
                 didReceive(response, isCompleted: isCompleted)
@@ -123,8 +121,8 @@ final class TaskLoadImage: PipelineTask<ImageResponse> {
         let operation = core.runOffGraph(on: core.configuration.imageProcessingQueue, priority: priority) {
             if isCompleted { statistics.withLock { $0.processes += 1 } }
             return process(response, with: processor, request: request, isCompleted: isCompleted)
-        } then: { [weak self] result, operation in
-            self?.didProcess(result, isCompleted: isCompleted, operation: operation)
+        } then: { [self] result, operation in
+            self.didProcess(result, isCompleted: isCompleted, operation: operation)
         }
         if isCompleted {
             self.operation = operation
@@ -203,7 +201,7 @@ final class TaskLoadImage: PipelineTask<ImageResponse> {
     }
 }
 
-/// Applies one processor off the actor.
+/// Applies one processor off the graph.
 private func process(
     _ response: ImageResponse,
     with processor: any ImageProcessing,

@@ -15,8 +15,7 @@ struct DataResponse: Sendable {
 /// loader (paced by the rate limiter, limited by the data loading queue, resumed from an interrupted download
 /// when possible), the built-in local loader for `file:`/`data:`, or the request's closure — and stores them
 /// in the disk cache as the policy says.
-@ImagePipelineActor
-final class TaskFetchOriginalData: PipelineTask<DataResponse> {
+final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver, @unchecked Sendable {
     private let core: PipelineCore
     private let request: ImageRequest
     private var data = Data()
@@ -26,7 +25,7 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse> {
     private var resumable: ResumableData?
     /// The validator of resumed bytes, kept in case the resumed transfer is interrupted again.
     private var validator: String?
-    private var load: LoadHandle?
+    private var load: DataLoad?
 
     init(core: PipelineCore, request: ImageRequest) {
         self.core = core
@@ -45,8 +44,8 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse> {
         let key = core.makeDataCacheKey(for: request.withoutProcessing)
         operation = core.runOffGraph(on: core.configuration.dataCachingQueue, priority: priority) {
             cache.cachedData(for: key)
-        } then: { [weak self] data, _ in
-            self?.didReadCache(data, source: source)
+        } then: { [self] data, _ in
+            self.didReadCache(data, source: source)
         }
     }
 
@@ -68,8 +67,8 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse> {
         }
         let isPaced = source.isRemote && !request.options.contains(.skipDataLoadingQueue)
         if isPaced, let rateLimiter = core.rateLimiter {
-            rateLimiter.execute { [weak self] in
-                guard let self, !self.isDisposed else { return false }
+            rateLimiter.execute { [self] in
+                guard !self.isDisposed else { return false }
                 self.enqueueLoad(source)
                 return true
             }
@@ -79,26 +78,27 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse> {
     }
 
     private func enqueueLoad(_ source: DataSource) {
-        let load = LoadHandle()
+        let load = DataLoad(
+            source: source, request: request, core: core,
+            isResumableDataEnabled: core.configuration.isResumableDataEnabled && source.isRemote, receiver: self)
         self.load = load
-        onCancelled = { [weak self] in
-            load.cancel()
-            self?.saveResumableData()
-        }
-        let starter = DataLoadStarter(
-            source: source, request: request, core: core, load: load,
-            isResumableDataEnabled: core.configuration.isResumableDataEnabled && source.isRemote,
-            onResumableData: { [weak self] in self?.didTakeResumableData($0) },
-            didReceiveData: { [weak self] in self?.didReceive($0, response: $1) },
-            completion: { [weak self] in self?.didFinish(error: $0) })
         if request.options.contains(.skipDataLoadingQueue) {
-            starter.start(operation: nil)
+            load.start(operation: nil)
         } else {
-            operation = core.configuration.dataLoadingQueue.add(priority: priority) { starter.start(operation: $0) }
+            operation = core.configuration.dataLoadingQueue.add(priority: priority) { load.start(operation: $0) }
         }
     }
 
-    private func didTakeResumableData(_ resumable: ResumableData) {
+    override func didCancel() {
+        guard let load else { return }
+        self.load = nil
+        load.cancel()
+        saveResumableData()
+    }
+
+    // MARK: DataLoadReceiver
+
+    func dataLoad(didTake resumable: ResumableData) {
         if isDisposed {
             core.resumableData.store(resumable, for: DataKey(request))  // Cancelled meanwhile: keep it.
         } else {
@@ -106,7 +106,7 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse> {
         }
     }
 
-    private func didReceive(_ chunk: Data, response: URLResponse?) {
+    func dataLoad(didReceive chunk: Data, response: URLResponse?) {
         guard !isDisposed else { return }
         if !hasReceivedData {
             hasReceivedData = true
@@ -144,7 +144,7 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse> {
         }
     }
 
-    private func didFinish(error: (any Error)?) {
+    func dataLoad(didFinishWith error: (any Error)?) {
         guard !isDisposed else { return }
         load = nil
         if let error {
@@ -165,6 +165,7 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse> {
     /// Stops the load and fails the task.
     private func fail(_ error: ImagePipeline.Error) {
         load?.cancel()
+        load = nil
         operation?.cancel()
         send(error: error)
     }
@@ -199,39 +200,5 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse> {
         // `storeData` returns at once by contract (a cache stages writes), so a following read sees the data.
         let original = request.withoutProcessing
         core.storeData(data, image: nil, for: original, key: core.makeDataCacheKey(for: original), in: cache)
-    }
-}
-
-/// Holds the cancellables of a load (the delegate's `willLoadData` step, then the loader's transfer), which may
-/// start after the task was cancelled.
-final class LoadHandle: Sendable {
-    private struct State {
-        var cancellables: [any Cancellable] = []
-        var isCancelled = false
-    }
-
-    private let state = LockedValueBox(State())
-
-    /// Adds a cancellable of the running load; cancels it at once if the task was already cancelled.
-    func set(_ cancellable: any Cancellable) {
-        let cancelNow = state.withLock { state in
-            if !state.isCancelled { state.cancellables.append(cancellable) }
-            return state.isCancelled
-        }
-        if cancelNow { cancellable.cancel() }
-    }
-
-    /// `true` once ``cancel()`` was called.
-    var isCancelled: Bool { state.withLock { $0.isCancelled } }
-
-    /// Cancels the load (now, or as soon as it starts).
-    func cancel() {
-        let cancellables = state.withLock { state -> [any Cancellable] in
-            guard !state.isCancelled else { return [] }
-            state.isCancelled = true
-            defer { state.cancellables = [] }
-            return state.cancellables
-        }
-        for cancellable in cancellables { cancellable.cancel() }
     }
 }

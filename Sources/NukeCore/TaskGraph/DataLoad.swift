@@ -1,0 +1,180 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Where the bytes of a request come from.
+enum DataSource: Sendable {
+    case urlRequest(URLRequest)
+    case closure(@Sendable () async throws -> Data)
+
+    init?(_ request: ImageRequest) {
+        switch request.resource {
+        case let .url(url?): self = .urlRequest(URLRequest(url: url))
+        case let .urlRequest(urlRequest) where urlRequest.url != nil: self = .urlRequest(urlRequest)
+        case let .closure(_, closure): self = .closure(closure)
+        case .url(nil), .urlRequest, .imageClosure: return nil
+        }
+    }
+
+    /// `true` for sources that go through a data loader (not `file:`, `data:` or a closure).
+    var isRemote: Bool {
+        if case let .urlRequest(request) = self { return !LocalDataLoader.canLoad(request.url) }
+        return false
+    }
+}
+
+/// What a ``DataLoad`` reports to, in mailbox jobs, in order.
+protocol DataLoadReceiver: AnyObject, Sendable {
+    /// Resumable bytes were taken for this load (the request now asks for the rest).
+    func dataLoad(didTake resumable: ResumableData)
+    /// A chunk of data arrived.
+    func dataLoad(didReceive data: Data, response: URLResponse?)
+    /// The load ended; `error` is `nil` on success.
+    func dataLoad(didFinishWith error: (any Error)?)
+}
+
+/// One load: started off the graph when the data loading queue and the decoding backlog let it (takes resumable
+/// data, lets the delegate adjust the request, calls the loader), and cancelled through the same object, also
+/// before it started. Every callback is posted to the pipeline's mailbox, so the receiver sees them in order.
+final class DataLoad: Sendable {
+    let source: DataSource
+    let request: ImageRequest
+    let core: PipelineCore
+    let isResumableDataEnabled: Bool
+    /// Held until the load is gone; the receiver drops its load when the load ends or is cancelled, so they
+    /// don't keep each other alive.
+    private let receiver: any DataLoadReceiver
+    private let state = LockedValueBox(State())
+
+    private struct State {
+        var cancellables: [any Cancellable] = []
+        var isCancelled = false
+    }
+
+    init(
+        source: DataSource, request: ImageRequest, core: PipelineCore, isResumableDataEnabled: Bool,
+        receiver: any DataLoadReceiver
+    ) {
+        self.source = source
+        self.request = request
+        self.core = core
+        self.isResumableDataEnabled = isResumableDataEnabled
+        self.receiver = receiver
+    }
+
+    // MARK: Cancellation
+
+    /// `true` once ``cancel()`` was called.
+    var isCancelled: Bool { state.withLock { $0.isCancelled } }
+
+    /// Cancels the load (now, or as soon as it starts).
+    func cancel() {
+        let cancellables = state.withLock { state -> [any Cancellable] in
+            guard !state.isCancelled else { return [] }
+            state.isCancelled = true
+            defer { state.cancellables = [] }
+            return state.cancellables
+        }
+        for cancellable in cancellables { cancellable.cancel() }
+    }
+
+    /// Adds a cancellable of the running load; cancels it at once if the load was already cancelled.
+    private func add(_ cancellable: any Cancellable) {
+        let cancelNow = state.withLock { state in
+            if !state.isCancelled { state.cancellables.append(cancellable) }
+            return state.isCancelled
+        }
+        if cancelNow { cancellable.cancel() }
+    }
+
+    // MARK: Starting
+
+    /// Starts the load once the decoding backlog allows it; `operation` (if any) is finished when the load
+    /// completes.
+    func start(operation: TaskQueue.Operation?) {
+        core.decodingBacklog.whenAvailable { [self] in startNow(operation: operation) }
+    }
+
+    private func startNow(operation: TaskQueue.Operation?) {
+        guard !isCancelled else {
+            operation?.finish()
+            return
+        }
+        core.statistics.withLock { $0.dataLoadsStarted += 1 }
+        switch source {
+        case let .closure(closure):
+            // On a graph worker: the decode that follows can then run on the same thread.
+            let task = Task(executorPreference: OffGraphExecutor.shared) { [self] in
+                let result: Result<Data, any Error>
+                do {
+                    let data = try await closure()
+                    try Task.checkCancellation()
+                    result = .success(data)
+                } catch {
+                    result = .failure(error)
+                }
+                operation?.finish()
+                // The data and the end in one job.
+                core.mailbox.post { [receiver] in
+                    switch result {
+                    case let .success(data):
+                        receiver.dataLoad(didReceive: data, response: nil)
+                        receiver.dataLoad(didFinishWith: nil)
+                    case let .failure(error):
+                        receiver.dataLoad(didFinishWith: error)
+                    }
+                }
+            }
+            add(TaskCancellable(task: task))
+        case var .urlRequest(urlRequest):
+            if isResumableDataEnabled, let resumable = core.resumableData.take(for: DataKey(request)) {
+                resumable.resume(&urlRequest)
+                core.mailbox.post { [receiver] in receiver.dataLoad(didTake: resumable) }
+            }
+            let isLocal =
+                core.configuration.isLocalResourcesSupportEnabled && LocalDataLoader.canLoad(urlRequest.url)
+            guard !isLocal, core.hasCustomDelegate, let pipeline = core.pipeline else {
+                return begin(urlRequest, isLocal: isLocal, operation: operation)
+            }
+            let delegate = core.delegate
+            let request = self.request
+            let task = Task { [self] in
+                do {
+                    let adjusted = try await delegate.willLoadData(
+                        for: request, urlRequest: urlRequest, pipeline: pipeline)
+                    guard !isCancelled else { return operation?.finish() ?? () }
+                    begin(adjusted, isLocal: false, operation: operation)
+                } catch {
+                    finish(error, operation: operation)
+                }
+            }
+            add(TaskCancellable(task: task))
+        }
+    }
+
+    /// Calls the loader.
+    private func begin(_ urlRequest: URLRequest, isLocal: Bool, operation: TaskQueue.Operation?) {
+        let loader = isLocal ? LocalDataLoader() : core.dataLoader(for: request)
+        let mailbox = core.mailbox
+        let cancellable = loader.loadData(
+            with: urlRequest,
+            didReceiveData: { [receiver] data, response in
+                mailbox.post { [receiver] in receiver.dataLoad(didReceive: data, response: response) }
+            },
+            completion: { [self] error in finish(error, operation: operation) })
+        add(cancellable)
+    }
+
+    private func finish(_ error: (any Error)?, operation: TaskQueue.Operation?) {
+        operation?.finish()
+        core.mailbox.post { [receiver] in receiver.dataLoad(didFinishWith: error) }
+    }
+}
+
+struct TaskCancellable: Cancellable {
+    let task: Task<Void, Never>
+
+    func cancel() { task.cancel() }
+}

@@ -1,0 +1,148 @@
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The one way a stage does work off the task graph — read a cache, decode, process, encode — and comes back:
+/// wait for a slot in the stage's queue, run the work on a worker thread, free the slot, and post the result back
+/// as a mailbox job (so results arrive in order with everything else).
+extension PipelineCore {
+    /// Runs synchronous `work` on a worker thread once `queue` has a slot for it.
+    ///
+    /// - Parameters:
+    ///   - qos: The quality of service of the dispatch queue the work runs on.
+    ///   - work: Runs off the graph, at most once; not at all if the operation is cancelled before it starts.
+    ///   - then: Called in a graph job (see ``Mailbox``) with the result and the operation, unless the work didn't
+    ///     run; `nil` posts nothing (fire-and-forget work such as encoding for the disk cache).
+    /// - Returns: The operation, which cancels the work (if it hasn't started) and changes its priority.
+    @discardableResult
+    func runOffGraph<Output: Sendable>(
+        on queue: TaskQueue,
+        priority: ImageRequest.Priority,
+        qos: DispatchQoS.QoSClass = .userInitiated,
+        _ work: @escaping @Sendable () -> Output,
+        then: (@Sendable (Output, TaskQueue.Operation) -> Void)?
+    ) -> TaskQueue.Operation {
+        let mailbox = self.mailbox
+        return queue.add(priority: priority) { operation in
+            OffGraphWorker.run(qos: qos) {
+                guard !operation.isCancelled else { return }
+                let output = work()
+                // Freeing the slot may start the queue's next work: it runs on this thread, after the post.
+                OffGraphWorker.finishing {
+                    operation.finish()
+                } then: {
+                    if let then { mailbox.post { then(output, operation) } }
+                }
+            }
+        }
+    }
+
+    /// Runs asynchronous `work` (an ``AsyncImageDecoding`` decoder, a request's image closure) in a detached
+    /// Swift task once `queue` has a slot for it; see ``runOffGraph(on:priority:qos:_:then:)``.
+    ///
+    /// - Parameter running: Receives the Swift task running the work, for callers that cancel it.
+    @discardableResult
+    func runOffGraphAsync<Output: Sendable>(
+        on queue: TaskQueue,
+        priority: ImageRequest.Priority,
+        running: LockedValueBox<Task<Void, Never>?>? = nil,
+        _ work: @escaping @Sendable () async -> Output,
+        then: @escaping @Sendable (Output, TaskQueue.Operation) -> Void
+    ) -> TaskQueue.Operation {
+        let mailbox = self.mailbox
+        return queue.add(priority: priority) { operation in
+            let task = Task.detached(priority: .userInitiated) {
+                guard !operation.isCancelled else { return }
+                let output = await work()
+                operation.finish()
+                mailbox.post { then(output, operation) }
+            }
+            running?.withLock { $0 = task }
+        }
+    }
+}
+
+/// The worker threads of off-graph work: a global dispatch queue's threads, each of which keeps some of the work
+/// it starts for itself rather than wake another thread for it:
+/// - the work that freeing a slot in a stage's queue starts (the queue's next operation) — so a saturated stage
+///   costs no wake-up per operation and still runs as many threads as the queue has slots;
+/// - the first piece of work started while it runs a job (a decode started by the graph job that received the
+///   data) — so a request's stages follow each other on one thread. Further work gets threads of its own.
+///
+/// Kept work runs after the current job, one job after the other (never nested).
+enum OffGraphWorker {
+    /// A worker thread's queue of work it kept.
+    private final class Backlog {
+        var jobs: [@Sendable () -> Void] = []
+        var next = 0
+        /// `true` only while the thread runs a `finish` (see ``finishing(_:then:)``).
+        var isCapturing = false
+
+        var pendingCount: Int { jobs.count - next }
+    }
+
+    /// The current worker thread's backlog; unset on other threads.
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let error = pthread_key_create(&key, nil)
+        precondition(error == 0, "pthread_key_create failed: \(error)")
+        return key
+    }()
+
+    private static var backlog: Backlog? {
+        pthread_getspecific(key).map { Unmanaged<Backlog>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// Runs `job` on a worker: this thread, after its current job (see above), or a new worker of a global queue.
+    static func run(qos: DispatchQoS.QoSClass, _ job: @escaping @Sendable () -> Void) {
+        if let backlog, backlog.isCapturing || backlog.pendingCount == 0 {
+            backlog.jobs.append(job)
+            return
+        }
+        DispatchQueue.global(qos: qos).async { runWorker(job) }
+    }
+
+    /// Runs `job`, then (one after the other, not nested) the work this thread kept meanwhile.
+    private static func runWorker(_ job: @Sendable () -> Void) {
+        let backlog = Backlog()
+        let error = pthread_setspecific(key, Unmanaged.passUnretained(backlog).toOpaque())
+        precondition(error == 0, "pthread_setspecific failed: \(error)")
+        job()
+        while backlog.next < backlog.jobs.count {
+            let next = backlog.jobs[backlog.next]
+            backlog.next += 1
+            next()
+        }
+        _ = pthread_setspecific(key, nil)
+        withExtendedLifetime(backlog) {}
+    }
+
+    /// Runs `finish` (which frees a stage's slot) so that the work it starts is kept by this thread, to run after
+    /// the current job; then `after`.
+    static func finishing(_ finish: () -> Void, then after: () -> Void) {
+        let backlog = self.backlog
+        backlog?.isCapturing = true
+        finish()
+        backlog?.isCapturing = false
+        after()
+    }
+}
+
+/// Runs Swift tasks of the graph (a request's data closure) on ``OffGraphWorker`` threads, so that the work that
+/// follows them (the decode of the data) can stay on the same thread.
+final class OffGraphExecutor: TaskExecutor {
+    /// The executor every pipeline uses.
+    static let shared = OffGraphExecutor()
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        OffGraphWorker.run(qos: .userInitiated) { job.runSynchronously(on: executor) }
+    }
+}

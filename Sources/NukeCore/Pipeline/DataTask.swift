@@ -18,6 +18,8 @@ final class DataTask: Sendable {
         var result: Result<Output, ImagePipeline.Error>?
         var waiter: CheckedContinuation<Result<Output, ImagePipeline.Error>, Never>?
         var onFinish: (@Sendable (Result<Output, ImagePipeline.Error>) -> Void)?
+        /// The data's hold on the pipeline's byte budget, kept until the waiter receives it.
+        var ticket: ByteBudget.Ticket?
     }
 
     init(
@@ -40,18 +42,25 @@ final class DataTask: Sendable {
 
     /// Waits for the result (one waiter).
     func wait() async -> Result<Output, ImagePipeline.Error> {
-        await withCheckedContinuation { continuation in
+        let result = await withCheckedContinuation { continuation in
             let result = state.withLock { state in
                 if state.result == nil { state.waiter = continuation }
                 return state.result
             }
             if let result { continuation.resume(returning: result) }
         }
+        state.withLock { $0.ticket.take() }?.release()  // Received (released outside the lock).
+        return result
     }
 
     /// Finishes the task; returns `false` if it had already finished.
+    ///
+    /// - Parameter ticket: The data's hold on the pipeline's byte budget: kept until the waiter receives the
+    ///   result, or released now if nobody waits.
     @discardableResult
-    func finish(with result: Result<Output, ImagePipeline.Error>) -> Bool {
+    func finish(with result: Result<Output, ImagePipeline.Error>, holding ticket: ByteBudget.Ticket? = nil) -> Bool {
+        var isTicketHeld = false
+        defer { if !isTicketHeld { ticket?.release() } }
         let taken = state.withLock {
             state -> (
                 CheckedContinuation<Result<Output, ImagePipeline.Error>, Never>?,
@@ -59,6 +68,10 @@ final class DataTask: Sendable {
             )? in
             guard state.result == nil else { return nil }
             state.result = result
+            if state.waiter != nil, let ticket {
+                state.ticket = ticket
+                isTicketHeld = true
+            }
             defer {
                 state.waiter = nil
                 state.onFinish = nil

@@ -14,6 +14,9 @@ public struct ImageResponse: Sendable {
     public var urlResponse: URLResponse?
     /// The cache the image came from, or `nil` when it was loaded.
     public var cacheType: CacheType?
+    /// The pipeline's hold on the image's bytes in its byte budget, from the stage that made it until the app
+    /// receives it; `nil` once delivered.
+    var backlogTicket: ByteBudget.Ticket?
 
     /// The image.
     public var image: PlatformImage { container.image }

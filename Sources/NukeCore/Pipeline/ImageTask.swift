@@ -26,6 +26,8 @@ public final class ImageTask: Hashable, Identifiable, Sendable, CustomStringConv
         var waiters: [CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>] = []
         var streams: [Int: AsyncStream<Event>.Continuation] = [:]
         var nextStreamID = 0
+        /// The result's hold on the pipeline's byte budget, kept until a waiter receives the result.
+        var ticket: ByteBudget.Ticket?
     }
 
     init(request: ImageRequest, core: PipelineCore, onEvent: (@Sendable (Event) -> Void)? = nil) {
@@ -173,6 +175,8 @@ public final class ImageTask: Hashable, Identifiable, Sendable, CustomStringConv
             } onCancel: {
                 cancel()
             }
+            // Received: the pipeline no longer counts the image (released outside the lock).
+            storage.withLock { $0.ticket.take() }?.release()
             return try result.get()
         }
     }
@@ -250,8 +254,17 @@ public final class ImageTask: Hashable, Identifiable, Sendable, CustomStringConv
     }
 
     /// Finishes the task; returns `false` if it had already finished.
+    ///
+    /// - Parameter ticket: The result's hold on the pipeline's byte budget: kept until a waiter of ``response``
+    ///   receives the result, or released now if nobody waits (the result is then the app's).
     @discardableResult
-    func finish(with result: Result<ImageResponse, ImagePipeline.Error>) -> Bool {
+    func finish(
+        with result: Result<ImageResponse, ImagePipeline.Error>, holding ticket: ByteBudget.Ticket? = nil
+    )
+        -> Bool
+    {
+        var isTicketHeld = false
+        defer { if !isTicketHeld { ticket?.release() } }
         let taken = storage.withLock {
             state -> (
                 [CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>],
@@ -259,6 +272,10 @@ public final class ImageTask: Hashable, Identifiable, Sendable, CustomStringConv
             )? in
             guard state.status.result == nil else { return nil }
             state.status.result = result
+            if !state.waiters.isEmpty, let ticket {
+                state.ticket = ticket
+                isTicketHeld = true
+            }
             defer {
                 state.waiters = []
                 state.streams = [:]

@@ -43,6 +43,9 @@ final class DataLoad: Sendable {
     let request: ImageRequest
     let core: PipelineCore
     let isResumableDataEnabled: Bool
+    /// The received bytes' hold on the decoding backlog, from the first byte (counted on the loader's thread,
+    /// before the chunk waits in the mailbox); handed on with the complete data, released on failure or cancel.
+    let ticket: ByteBudget.Ticket
     /// Held until the load is gone; the receiver drops its load when the load ends or is cancelled, so they
     /// don't keep each other alive.
     private let receiver: any DataLoadReceiver
@@ -62,6 +65,7 @@ final class DataLoad: Sendable {
         self.core = core
         self.isResumableDataEnabled = isResumableDataEnabled
         self.receiver = receiver
+        self.ticket = core.decodingBacklog.take(0)
     }
 
     // MARK: Cancellation
@@ -77,6 +81,7 @@ final class DataLoad: Sendable {
             defer { state.cancellables = [] }
             return state.cancellables
         }
+        ticket.release()
         for cancellable in cancellables { cancellable.cancel() }
     }
 
@@ -111,6 +116,7 @@ final class DataLoad: Sendable {
                 do {
                     let data = try await closure()
                     try Task.checkCancellation()
+                    ticket.add(data.count)
                     result = .success(data)
                 } catch {
                     result = .failure(error)
@@ -160,7 +166,8 @@ final class DataLoad: Sendable {
         let mailbox = core.mailbox
         let cancellable = loader.loadData(
             with: urlRequest,
-            didReceiveData: { [receiver] data, response in
+            didReceiveData: { [receiver, ticket] data, response in
+                ticket.add(data.count)
                 mailbox.post { [receiver] in receiver.dataLoad(didReceive: data, response: response) }
             },
             completion: { [self] error in finish(error, operation: operation) })

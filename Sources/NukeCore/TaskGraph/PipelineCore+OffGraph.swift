@@ -80,11 +80,8 @@ enum OffGraphWorker {
     /// A worker thread's queue of work it kept.
     private final class Backlog {
         var jobs: [@Sendable () -> Void] = []
-        var next = 0
         /// `true` only while the thread runs a `finish` (see ``finishing(_:then:)``).
         var isCapturing = false
-
-        var pendingCount: Int { jobs.count - next }
     }
 
     /// The current worker thread's backlog; unset on other threads.
@@ -101,7 +98,7 @@ enum OffGraphWorker {
 
     /// Runs `job` on a worker: this thread, after its current job (see above), or a new worker of a global queue.
     static func run(qos: DispatchQoS.QoSClass, _ job: @escaping @Sendable () -> Void) {
-        if let backlog, backlog.isCapturing || backlog.pendingCount == 0 {
+        if let backlog, backlog.isCapturing || backlog.jobs.isEmpty {
             backlog.jobs.append(job)
             return
         }
@@ -114,10 +111,10 @@ enum OffGraphWorker {
         let error = pthread_setspecific(key, Unmanaged.passUnretained(backlog).toOpaque())
         precondition(error == 0, "pthread_setspecific failed: \(error)")
         job()
-        while backlog.next < backlog.jobs.count {
-            let next = backlog.jobs[backlog.next]
-            backlog.next += 1
-            next()
+        // Usually one or two jobs: taken off the front (not kept until the loop ends, so what they capture is
+        // freed as soon as each has run).
+        while !backlog.jobs.isEmpty {
+            backlog.jobs.removeFirst()()
         }
         _ = pthread_setspecific(key, nil)
         withExtendedLifetime(backlog) {}

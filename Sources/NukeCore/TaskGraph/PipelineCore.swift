@@ -93,9 +93,13 @@ final class PipelineCore: @unchecked Sendable {
         case let .value(response, isCompleted):
             var response = response
             response.request = task.request
+            let ticket = response.backlogTicket
+            response.backlogTicket = nil
             if isCompleted {
                 activeTasks[id] = nil
-                if task.finish(with: .success(response)) { didFinish(task, with: .success(response)) }
+                if task.finish(with: .success(response), holding: ticket) {
+                    didFinish(task, with: .success(response))
+                }
             } else {
                 task.deliver(.preview(response))
                 if hasCustomDelegate, let pipeline {
@@ -144,7 +148,7 @@ final class PipelineCore: @unchecked Sendable {
             case let .value(response, isCompleted):
                 guard isCompleted else { return }
                 self.activeTasks[id] = nil
-                task.finish(with: .success((response.data, response.urlResponse)))
+                task.finish(with: .success((response.data, response.urlResponse)), holding: response.ticket)
             case let .progress(value):
                 if !task.isFinished { task.onProgress?(value.completed, value.total) }
             case let .error(error):

@@ -9,6 +9,8 @@ struct DataResponse: Sendable {
     var data: Data
     var urlResponse: URLResponse?
     var cacheType: ImageResponse.CacheType?
+    /// The bytes' hold on the pipeline's byte budget (complete data only), released when their decode ends.
+    var ticket: ByteBudget.Ticket?
 }
 
 /// Fetches the original bytes of an image: from the disk cache, else from the source — the configured
@@ -54,7 +56,8 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
         operation = nil
         if let data, !data.isEmpty {
             core.statistics.withLock { $0.diskCacheHits += 1 }
-            send(value: DataResponse(data: data, urlResponse: nil, cacheType: .disk), isCompleted: true)
+            let ticket = core.decodingBacklog.take(data.count)
+            send(value: DataResponse(data: data, urlResponse: nil, cacheType: .disk, ticket: ticket), isCompleted: true)
         } else {
             loadIfAllowed(source)
         }
@@ -146,17 +149,20 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
 
     func dataLoad(didFinishWith error: (any Error)?) {
         guard !isDisposed else { return }
+        let ticket = load?.ticket
         load = nil
         if let error {
+            ticket?.release()
             saveResumableData()
             send(error: .dataLoadingFailed(error: error))
             return
         }
         guard !data.isEmpty else {
+            ticket?.release()
             send(error: .dataIsEmpty)
             return
         }
-        let response = DataResponse(data: data, urlResponse: urlResponse)
+        let response = DataResponse(data: data, urlResponse: urlResponse, ticket: ticket)
         data = Data()
         storeInDataCacheIfNeeded(response.data)
         send(value: response, isCompleted: true)

@@ -98,13 +98,20 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse>, @unchecked Send
             return
         }
         let core = self.core
-        let ticket = core.decodingBacklog.take(response.data.count)
+        let ticket = response.ticket ?? core.decodingBacklog.take(response.data.count)
         backlogTicket = ticket  // Released when the decode ends, or by `didDispose` if it never runs.
         let decoded:
             @Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Result<ImageResponse, ImagePipeline.Error> = {
                 core.statistics.withLock { $0.decodes += 1 }
+                let result = $0.map { response in
+                    var response = core.decompressIfNeeded(response)
+                    // The image is held from now until the app receives it; taken before the data's bytes are
+                    // given back, so the budget never misses either.
+                    response.backlogTicket = core.decodingBacklog.take(for: response.container)
+                    return response
+                }
                 ticket.release()
-                return $0.map { core.decompressIfNeeded($0) }
+                return result
             }
         let then: @Sendable (Result<ImageResponse, ImagePipeline.Error>, TaskQueue.Operation) -> Void = {
             [self] result, _ in self.didDecodeFinal(result, cacheType: context.cacheType)

@@ -54,6 +54,7 @@ final class TaskLoadImage: PipelineTask<ImageResponse>, @unchecked Sendable {
         let context = ImageDecodingContext(request: request, data: data, isCompleted: true, cacheType: .disk)
         guard let decoder = core.decoder(for: context) else { return fetchImage() }
         let statistics = core.statistics
+        let budget = core.decodingBacklog
         let queue = core.configuration.imageDecodingQueue
         let then: @Sendable (ImageResponse?, TaskQueue.Operation) -> Void = {
             [self] response, _ in
@@ -64,14 +65,14 @@ final class TaskLoadImage: PipelineTask<ImageResponse>, @unchecked Sendable {
                 on: queue, priority: priority,
                 {
                     statistics.withLock { $0.decodes += 1 }
-                    return await decodeCachedData(context, with: decoder)
+                    return await decodeCachedData(context, with: decoder).map(budget.hold)
                 }, then: then)
         } else {
             operation = core.runOffGraph(
                 on: queue, priority: priority,
                 {
                     statistics.withLock { $0.decodes += 1 }
-                    return decodeCachedData(context, with: decoder)
+                    return decodeCachedData(context, with: decoder).map(budget.hold)
                 }, then: then)
         }
     }
@@ -118,9 +119,18 @@ final class TaskLoadImage: PipelineTask<ImageResponse>, @unchecked Sendable {
         }
         let request = self.request
         let statistics = core.statistics
+        let budget = core.decodingBacklog
         let operation = core.runOffGraph(on: core.configuration.imageProcessingQueue, priority: priority) {
-            if isCompleted { statistics.withLock { $0.processes += 1 } }
-            return process(response, with: processor, request: request, isCompleted: isCompleted)
+            guard isCompleted else {
+                return process(response, with: processor, request: request, isCompleted: false)
+            }
+            statistics.withLock { $0.processes += 1 }
+            // The output is held until the app receives it; the input's hold ends with this closure.
+            return process(response, with: processor, request: request, isCompleted: true).map {
+                var output = $0
+                output.backlogTicket = budget.take(for: output.container)
+                return output
+            }
         } then: { [self] result, operation in
             self.didProcess(result, isCompleted: isCompleted, operation: operation)
         }

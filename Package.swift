@@ -17,7 +17,10 @@ let package = Package(
         .executable(name: "nuke", targets: ["NukeCLI"]),
     ],
     targets: [
-        .target(name: "NukeCore"),
+        // The per-pixel loops of resize and blur, in C so that they stay fast in an app's debug build (see
+        // Sources/CNukeKernels/include/CNukeKernels.h). Plain C, no library: NukeCore still links no C library.
+        .target(name: "CNukeKernels"),
+        .target(name: "NukeCore", dependencies: ["CNukeKernels"]),
         .target(name: "NukeTestKit", dependencies: ["NukeCore"]),
         .target(
             name: "Nuke",

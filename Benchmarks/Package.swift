@@ -24,6 +24,9 @@ let package = Package(
                 // LoopbackHTTPServer serves the scenarios' images on 127.0.0.1.
                 .product(name: "NukeTestKit", package: "Nuke"),
             ]),
+        // Times one processor as built; `nuke-bench processors` builds it with -c debug and -c release.
+        .executableTarget(
+            name: "processor-timer", dependencies: [.product(name: "NukeCore", package: "Nuke")]),
         // Reference loops written directly against the C libraries, and libvips' thumbnail.
         .target(name: "CBenchCodecs", dependencies: ["CTurboJPEG", "CVips", "CBenchRSVG", "CBenchWebP"]),
         // libvips and cairo doing the processors' work.

@@ -5,7 +5,7 @@ import Foundation
 import NukeCore
 
 /// Times NukeCore's resize and blur against libvips and cairo (`--iterations N`, `--warmups N`, filters:
-/// resize-256, resize-1024, resize-small, blur).
+/// resize-256, resize-1024, resize-small, blur; the debug-build rows are `DebugBuildBenchmark`).
 func runProcessorBenchmarks(arguments: [String]) throws -> [BenchResult] {
     if arguments.contains("--help") || arguments.contains("-h") {
         print(
@@ -14,7 +14,10 @@ func runProcessorBenchmarks(arguments: [String]) throws -> [BenchResult] {
 
             Times NukeCore's resize and blur against libvips and cairo/pixman in the same process and run, and prints
             each time as a ratio (below 1 means NukeCore is faster) with the PSNR of every output against an exact
-            double-precision filter. FILTER selects cases by name: resize-256, resize-1024, resize-small, blur.
+            double-precision filter. Then builds NukeCore with -c debug and -c release (a helper executable in
+            Benchmarks/.build/processor-timer) and reports how much slower the debug build's resize and blur are.
+            FILTER selects cases by name: resize-256, resize-1024, resize-small, blur, debug-resize-256, debug-blur
+            (a filter matches every name that contains it: `debug` selects both debug-build rows).
             """)
         return []
     }

@@ -101,8 +101,9 @@ struct BenchRow: Sendable {
         if let skipped { return "\(name) \(reference) skipped: \(skipped)" }
         let values = "\(Self.format(ours)) \(Self.format(theirs)) \(unit)".padding(
             toLength: 30, withPad: " ", startingAt: 0)
-        let range = "(\(String(format: "%.2f", ratioMin))–\(String(format: "%.2f", ratioMax)))"
-            .padding(toLength: 13, withPad: " ", startingAt: 0)
+        // Padded, never cut: ratios of 100 and more make the range longer than the column.
+        let rangeText = "(\(String(format: "%.2f", ratioMin))–\(String(format: "%.2f", ratioMax)))"
+        let range = rangeText + String(repeating: " ", count: max(0, 13 - rangeText.count))
         let goalText = goal.description.padding(toLength: 8, withPad: " ", startingAt: 0)
         return "\(name) \(reference) \(values) \(String(format: "%6.2f×", ratio)) \(range) \(goalText) \(verdict)"
             + (note.isEmpty ? "" : "  \(note)")

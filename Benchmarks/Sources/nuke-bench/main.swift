@@ -4,7 +4,8 @@ import Foundation
 // (medians of paired runs after a warm-up, with the min–max of the ratios), printed as one table and written to
 // Benchmarks/results/latest.md and latest.svg (a run limited by SECTION or --only writes partial.md/.svg).
 //   codecs       decoders and thumbnails vs the C libraries and libvips (scenarios 1, 2)
-//   processors   resize and blur vs libvips and cairo (scenario 3; `nuke-bench processors --help`)
+//   processors   resize and blur vs libvips and cairo, and a debug build vs release (scenario 3;
+//                `nuke-bench processors --help`)
 //   loading      1,000 × 50 KB from a local nginx vs the curl CLI and URLSession (scenario 4)
 //   sharing      coalescing: downloads, decodes and wall time vs a naive loader (scenario 5)
 //   e2e          a 300-image feed vs Python (httpx + Pillow, pyvips) (scenario 6)
@@ -41,6 +42,11 @@ let sections: [(name: String, run: (BenchContext) async throws -> Void)] = [
             print("")
             print(BenchRow.header)
             context.report.add(results.flatMap { $0.benchRows() })
+            if !processorArguments.contains("--help") && !processorArguments.contains("-h") {
+                let debugBuild = DebugBuildBenchmark(
+                    options: BenchOptions(arguments: processorArguments), runs: context.runs)
+                context.report.add(try debugBuild.run())
+            }
         }
     ),
     ("loading", { try await LoadingBenchmark(context: $0).run() }),

@@ -85,6 +85,59 @@ import Testing
         }
     }
 
+    @Test(arguments: [1, 3, 8])
+    func sweepsDoNotDependOnHowRowsAndColumnsAreGrouped(radius: Int) throws {
+        // Given an irregular texture whose height is not a multiple of the four rows the horizontal sweep blurs
+        // together, and whose width is not a multiple of the four pixels the vertical sweep handles per statement
+        let (width, height) = (23, 11)
+        let image = try TestImages.texture(width: width, height: height)
+        let blur = BoxBlur(sigma: Double(radius))
+        let count = width * height * 4
+
+        // When the rows are swept all at once and one at a time, and the columns likewise
+        let together = [UInt16](unsafeUninitializedCapacity: count) { rows, initialized in
+            image.withUnsafeBytes { source in
+                let pixels = source.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                blur.blurRows(
+                    0..<height, source: pixels, bytesPerRow: image.bytesPerRow, width: width, into: rows.baseAddress!)
+            }
+            initialized = count
+        }
+        let alone = [UInt16](unsafeUninitializedCapacity: count) { rows, initialized in
+            image.withUnsafeBytes { source in
+                let pixels = source.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                for row in 0..<height {
+                    blur.blurRows(
+                        row..<(row + 1), source: pixels, bytesPerRow: image.bytesPerRow, width: width,
+                        into: rows.baseAddress!)
+                }
+            }
+            initialized = count
+        }
+        let columns = together.withUnsafeBufferPointer { rows in
+            [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
+                blur.blurColumns(
+                    0..<width, source: rows.baseAddress!, width: width, height: height, into: output.baseAddress!)
+                initialized = count
+            }
+        }
+        let columnsAlone = together.withUnsafeBufferPointer { rows in
+            [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
+                for column in 0..<width {
+                    blur.blurColumns(
+                        column..<(column + 1), source: rows.baseAddress!, width: width, height: height,
+                        into: output.baseAddress!)
+                }
+                initialized = count
+            }
+        }
+
+        // Then the results are the same
+        #expect(together == alone)
+        #expect(columns == columnsAlone)
+        #expect(Set(columns).count > 1)
+    }
+
     @Test func zeroRadiusReturnsTheImageAndEmptyImagesThrow() throws {
         let image = try TestImages.texture(width: 5, height: 5)
         #expect(ImageProcessors.GaussianBlur(radius: 0).process(image) == image)

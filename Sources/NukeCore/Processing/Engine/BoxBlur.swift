@@ -76,7 +76,11 @@ struct BoxBlur: Sendable {
         let intermediate = UnsafeMutablePointer<UInt16>.allocate(capacity: width * height * 4)
         defer { intermediate.deallocate() }
         let pointers = UncheckedSendable((source, intermediate, destination))
-        Parallel.forEachChunk(count: height, work: width * height) { rows in
+        // Bands of whole groups of four rows (the horizontal sweep blurs four rows at once), so that only the last
+        // group of the image is short.
+        let groupCount = (height + 3) / 4
+        Parallel.forEachChunk(count: groupCount, work: width * height) { groups in
+            let rows = (groups.lowerBound * 4)..<min(height, groups.upperBound * 4)
             self.blurRows(
                 rows, source: pointers.value.0, bytesPerRow: bytesPerRow, width: width, into: pointers.value.1)
         }

@@ -1,3 +1,5 @@
+internal import CNukeKernels
+
 /// The cells of an integer box reduction along one axis: cell `j` averages the input pixels
 /// `[origin + j * factor, origin + (j + 1) * factor)` that lie within `lower..<upper`.
 ///
@@ -60,47 +62,41 @@ struct ResampleAxis: Sendable {
     init(outputCount: Int, inputCount: Int, origin: Double, scale: Double, kernel: ResampleKernel) {
         let filterScale = max(scale, 1)
         let radius = kernel.support * filterScale
-        var taps: [(start: Int, weights: [Double])] = []
-        taps.reserveCapacity(outputCount)
-        var maxTaps = 1
-        for i in 0..<outputCount {
-            let centre = origin + (Double(i) + 0.5) * scale - 0.5
-            var lo = max(0, Int((centre - radius).rounded(.up)))
-            var hi = min(inputCount - 1, Int((centre + radius).rounded(.down)))
-            if lo > hi {  // Far outside the input; can only happen with degenerate regions.
-                lo = min(max(0, Int(centre.rounded())), inputCount - 1)
-                hi = lo
+        // A window spans at most 2 × radius + 1 pixels; one more covers the rounding of its ends.
+        let capacity = max(1, min(inputCount, Int(2 * radius) + 2))
+        var starts = [Int](repeating: 0, count: outputCount)
+        var counts = [Int](repeating: 0, count: outputCount)
+        var windows = [Float](repeating: 0, count: outputCount * capacity)
+        // The windows are computed in C (`CNukeKernels`), as are the loops that use them, which keeps them fast in
+        // debug builds too.
+        starts.withUnsafeMutableBufferPointer { starts in
+            counts.withUnsafeMutableBufferPointer { counts in
+                windows.withUnsafeMutableBufferPointer { windows in
+                    for i in 0..<outputCount {
+                        let centre = origin + (Double(i) + 0.5) * scale - 0.5
+                        counts[i] = CNukeKernels_ResampleWindow(
+                            kernel.filter, centre, radius, filterScale, inputCount, capacity,
+                            starts.baseAddress! + i, windows.baseAddress! + i * capacity)
+                    }
+                }
             }
-            var weights = (lo...hi).map { kernel.weight((Double($0) - centre) / filterScale) }
-            // Trim zero taps at the ends (the kernel is zero at its support).
-            while weights.count > 1, weights[weights.count - 1] == 0 { weights.removeLast() }
-            while weights.count > 1, weights[0] == 0 {
-                weights.removeFirst()
-                lo += 1
+        }
+        let maxTaps = counts.max() ?? 1
+        var flat = [Float](repeating: 0, count: outputCount * maxTaps)
+        flat.withUnsafeMutableBufferPointer { flat in
+            windows.withUnsafeBufferPointer { windows in
+                for i in 0..<outputCount {
+                    // Shift windows that would run past the end to the left; the extra taps weigh zero.
+                    let start = min(starts[i], inputCount - maxTaps)
+                    UnsafeMutableRawPointer(flat.baseAddress! + i * maxTaps + (starts[i] - start)).copyMemory(
+                        from: windows.baseAddress! + i * capacity, byteCount: counts[i] * MemoryLayout<Float>.size)
+                    starts[i] = start
+                }
             }
-            let sum = weights.reduce(0, +)
-            if abs(sum) < 1e-12 {
-                weights = [Double](repeating: 0, count: weights.count)
-                weights[0] = 1
-            } else {
-                weights = weights.map { $0 / sum }
-            }
-            maxTaps = max(maxTaps, weights.count)
-            taps.append((lo, weights))
         }
         self.outputCount = outputCount
         self.inputCount = inputCount
         self.tapCount = maxTaps
-        var starts = [Int](repeating: 0, count: outputCount)
-        var flat = [Float](repeating: 0, count: outputCount * maxTaps)
-        for (i, tap) in taps.enumerated() {
-            // Shift windows that would run past the end to the left; the extra taps weigh zero.
-            let start = min(tap.start, inputCount - maxTaps)
-            starts[i] = start
-            for (k, weight) in tap.weights.enumerated() {
-                flat[i * maxTaps + (tap.start - start) + k] = Float(weight)
-            }
-        }
         self.starts = starts
         self.weights = flat
     }

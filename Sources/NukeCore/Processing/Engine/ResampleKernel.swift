@@ -1,4 +1,4 @@
-import Foundation
+internal import CNukeKernels
 
 /// A separable reconstruction filter for the final stage of a resize.
 enum ResampleKernel: Sendable {
@@ -19,21 +19,15 @@ enum ResampleKernel: Sendable {
         }
     }
 
-    /// The (unnormalized) weight of a sample at distance `x`.
-    func weight(_ x: Double) -> Double {
-        let x = abs(x)
+    /// The filter as `CNukeKernels` computes it. The weight of a sample at distance `x` (in input pixels when
+    /// not shrinking; unnormalised): Lanczos 3 is `3 sin(πx) sin(πx/3) / (πx)²` for |x| < 3; Catmull-Rom is
+    /// `1.5|x|³ − 2.5|x|² + 1` for |x| < 1 and `−0.5|x|³ + 2.5|x|² − 4|x| + 2` for |x| < 2; the tent is
+    /// `max(0, 1 − |x|)`; all are zero beyond their ``support``.
+    var filter: CNukeKernels_Filter {
         switch self {
-        case .lanczos3:
-            if x < 1e-9 { return 1 }
-            guard x < 3 else { return 0 }
-            let px = Double.pi * x
-            return 3 * sin(px) * sin(px / 3) / (px * px)
-        case .catmullRom:
-            if x < 1 { return (1.5 * x - 2.5) * x * x + 1 }
-            if x < 2 { return ((-0.5 * x + 2.5) * x - 4) * x + 2 }
-            return 0
-        case .triangle:
-            return max(0, 1 - x)
+        case .lanczos3: CNukeKernels_FilterLanczos3
+        case .catmullRom: CNukeKernels_FilterCatmullRom
+        case .triangle: CNukeKernels_FilterTriangle
         }
     }
 }

@@ -1,3 +1,5 @@
+internal import CNukeKernels
+
 /// A rectangle of source pixels; the edges may be fractional.
 struct PixelRegion: Sendable, Equatable {
     var x: Double
@@ -14,7 +16,8 @@ struct PixelRegion: Sendable, Equatable {
 /// transparent pixels contribute no colour (no dark fringes) and outputs stay valid premultiplied values.
 ///
 /// Rows stream through a small ring of reduced rows, so memory beyond the output stays proportional to one
-/// row times the number of taps; bands of output rows run on all cores for large images.
+/// row times the number of taps; bands of output rows run on all cores for large images. The per-pixel loops are
+/// in C (`CNukeKernels`), which keeps them fast in debug builds too.
 enum Resampler {
     /// The box stage stops once the image is within this factor of the target, leaving the rest to the
     /// filter (libvips and Pillow use the same default).
@@ -59,8 +62,8 @@ enum Resampler {
         let gridY: BoxGrid
         let axisX: ResampleAxis
         let axisY: ResampleAxis
-        /// The horizontal weights, each repeated in four lanes.
-        let weightsX: [SIMD4<Float>]
+        /// The horizontal weights, each repeated in four consecutive floats (one per channel).
+        let weightsX: [Float]
 
         init(image: PlatformImage, region: PixelRegion, width: Int, height: Int, kernel: ResampleKernel) {
             let x0 = max(0, Int(region.x.rounded(.down)))
@@ -80,7 +83,13 @@ enum Resampler {
                 outputCount: height, inputCount: gridY.count,
                 origin: (region.y - Double(gridY.origin)) / Double(gridY.factor),
                 scale: scaleY / Double(gridY.factor), kernel: kernel)
-            weightsX = axisX.weights.map { SIMD4(repeating: $0) }
+            let weights = axisX.weights
+            weightsX = [Float](unsafeUninitializedCapacity: weights.count * 4) { buffer, count in
+                for (index, weight) in weights.enumerated() {
+                    (buffer.baseAddress! + index * 4).initialize(repeating: weight, count: 4)
+                }
+                count = weights.count * 4
+            }
         }
 
         /// Fills `destination` (tightly packed output rows).
@@ -105,7 +114,7 @@ enum Resampler {
             let reduced = UnsafeMutablePointer<Float>.allocate(capacity: gridX.count * 8)
             let filtered = UnsafeMutablePointer<Float>.allocate(capacity: rowFloats)
             let sums = UnsafeMutablePointer<UInt16>.allocate(capacity: (gridX.upper - gridX.lower) * 4)
-            let ringRows = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: taps)
+            let ringRows = UnsafeMutablePointer<UnsafePointer<Float>?>.allocate(capacity: taps)
             defer {
                 ring.deallocate()
                 reduced.deallocate()
@@ -128,27 +137,26 @@ enum Resampler {
                                 let second = reduced + gridX.count * 4
                                 reducer.reduceRow(next, into: reduced)
                                 reducer.reduceRow(next + 1, into: second)
-                                Kernels.filterRows(
-                                    reduced, second, starts: startsX.baseAddress!, weights: weightsX.baseAddress!,
-                                    taps: axisX.tapCount, count: outputWidth,
-                                    into: ring + (next % taps) * rowFloats, ring + ((next + 1) % taps) * rowFloats)
+                                CNukeKernels_FilterRows(
+                                    reduced, second, startsX.baseAddress!, weightsX.baseAddress!, axisX.tapCount,
+                                    outputWidth, ring + (next % taps) * rowFloats,
+                                    ring + ((next + 1) % taps) * rowFloats)
                                 next += 2
                             }
                             if next < end {
                                 reducer.reduceRow(next, into: reduced)
-                                Kernels.filterRow(
-                                    reduced, starts: startsX.baseAddress!, weights: weightsX.baseAddress!,
-                                    taps: axisX.tapCount, count: outputWidth, into: ring + (next % taps) * rowFloats)
+                                CNukeKernels_FilterRow(
+                                    reduced, startsX.baseAddress!, weightsX.baseAddress!, axisX.tapCount, outputWidth,
+                                    ring + (next % taps) * rowFloats)
                                 next += 1
                             }
                             produced = start..<end
                             for tap in 0..<taps {
                                 ringRows[tap] = UnsafePointer(ring + ((start + tap) % taps) * rowFloats)
                             }
-                            Kernels.weightedSum(
-                                rows: ringRows, weights: weightsY.baseAddress! + row * taps, taps: taps,
-                                count: rowFloats, into: filtered)
-                            Kernels.store(filtered, count: outputWidth, into: destination + row * rowFloats)
+                            CNukeKernels_WeightedSum(
+                                ringRows, weightsY.baseAddress! + row * taps, taps, rowFloats, filtered)
+                            CNukeKernels_StorePixels(filtered, outputWidth, destination + row * rowFloats)
                         }
                     }
                 }

@@ -39,12 +39,17 @@ import Testing
         // Given
         let backend = try AppBackend()
         let pipeline = makeAppPipeline()
+        // Held until the stream exists: a loopback download can otherwise end before the stream is made, which
+        // then replays only the `finished` event.
+        pipeline.configuration.dataLoadingQueue.isSuspended = true
         let task = pipeline.imageTask(with: backend.pngURL)
 
         // When
         var progress: [ImageTask.Progress] = []
         var finished: Result<ImageResponse, ImagePipeline.Error>?
-        for await event in task.events {
+        let events = task.events
+        pipeline.configuration.dataLoadingQueue.isSuspended = false
+        for await event in events {
             switch event {
             case .progress(let value): progress.append(value)
             case .preview: break
@@ -62,16 +67,20 @@ import Testing
         // Given a progressive-decoding pipeline
         let backend = try AppBackend()
         let pipeline = makeAppPipeline { $0.isProgressiveDecodingEnabled = true }
+        pipeline.configuration.dataLoadingQueue.isSuspended = true  // Until the sequences exist (see above).
         let task = pipeline.imageTask(with: backend.jpegURL)
 
         // When
+        let previewSequence = task.previews
+        let progressSequence = task.progress
+        pipeline.configuration.dataLoadingQueue.isSuspended = false
         async let previews: [ImageResponse] = {
             var all: [ImageResponse] = []
-            for await preview in task.previews { all.append(preview) }
+            for await preview in previewSequence { all.append(preview) }
             return all
         }()
         var fractions: [Float] = []
-        for await progress in task.progress { fractions.append(progress.fraction) }
+        for await progress in progressSequence { fractions.append(progress.fraction) }
         let image = try await task.image
 
         // Then (a small, fully received JPEG may have no preview; every preview is marked as one)

@@ -35,7 +35,7 @@ struct PipelineLoaderTests {
         // Given a task whose response stalls after the first bytes
         let server = try LoopbackHTTPServer(routes: ["/img": .stall(afterSending: Data(count: 1000))])
         let pipeline = makePipeline(kind)
-        let task = pipeline.imageTask(with: server.url("/img"))
+        let task = pipeline.imageTask(with: ImageRequest(urlRequest: held(server.url("/img"))))
         #expect(await task.firstProgress())
 
         // When it's cancelled
@@ -58,8 +58,8 @@ struct PipelineLoaderTests {
             }
         ])
         let pipeline = makePipeline(kind)
-        let first = pipeline.imageTask(with: server.url("/img"))
-        let second = pipeline.imageTask(with: server.url("/img"))
+        let first = pipeline.imageTask(with: ImageRequest(urlRequest: held(server.url("/img"))))
+        let second = pipeline.imageTask(with: ImageRequest(urlRequest: held(server.url("/img"))))
         try await server.waitForRequests(count: 1)
 
         // When the first is cancelled while the response is pending, then the server answers
@@ -87,7 +87,7 @@ struct PipelineLoaderTests {
             "/img": .data(Data("image".utf8)),
         ])
         let pipeline = makePipeline(kind) { $0.dataLoadingQueue = TaskQueue(maxConcurrentOperationCount: 1) }
-        let hold = pipeline.imageTask(with: server.url("/hold"))
+        let hold = pipeline.imageTask(with: ImageRequest(urlRequest: held(server.url("/hold"))))
         try await server.waitForRequests(count: 1)
 
         // When four requests queue behind it with different priorities (one raised after it queued)
@@ -232,4 +232,12 @@ extension Result {
         if case let .failure(error) = self { return error }
         return nil
     }
+}
+
+/// A request the server holds on purpose: its idle timeout outlasts the test, whatever the machine's load (a
+/// sanitizer run on two busy cores can take longer than the default 60 s to get back to it).
+private func held(_ url: URL) -> URLRequest {
+    var request = URLRequest(url: url)
+    request.timeoutInterval = 3600
+    return request
 }

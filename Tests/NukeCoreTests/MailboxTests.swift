@@ -1,0 +1,107 @@
+import Dispatch
+import NukeTestKit
+import Testing
+
+@testable import NukeCore
+
+/// The mailbox's decisions as values, then the mailbox itself across threads.
+@Suite struct MailboxStateTests {
+    @Test func firstPostDrainsLaterPostsAppend() {
+        var state = MailboxState<Int>()
+        #expect(state.post(1) == .drain)
+        #expect(state.post(2) == .appended)
+        #expect(state.isDraining)
+        #expect(state.pending == [1, 2])
+    }
+
+    @Test func drainTakesBatchesInOrderThenStops() {
+        var state = MailboxState<Int>()
+        _ = state.post(1)
+        var batch: [Int] = []
+        #expect(state.nextBatch(into: &batch, afterRunning: 0) == .run)
+        #expect(batch == [1])
+        #expect(state.post(2) == .appended)  // Posted while the batch runs: the same drain runs it next.
+        batch.removeAll()
+        #expect(state.nextBatch(into: &batch, afterRunning: 1) == .run)
+        #expect(batch == [2])
+        batch.removeAll()
+        #expect(state.nextBatch(into: &batch, afterRunning: 2) == .stop)
+        #expect(!state.isDraining)
+        #expect(state.post(3) == .drain)  // The next post starts a new drain.
+    }
+
+    @Test func aLongDrainHandsOffAndStaysDraining() {
+        var state = MailboxState<Int>()
+        _ = state.post(0)
+        var batch: [Int] = []
+        #expect(state.nextBatch(into: &batch, afterRunning: MailboxState<Int>.drainLimit) == .handOff)
+        #expect(batch.isEmpty)
+        #expect(state.isDraining)
+        #expect(state.post(1) == .appended)  // Still one drainer: the one that takes over.
+        #expect(state.nextBatch(into: &batch, afterRunning: 0) == .run)
+        #expect(batch == [0, 1])
+    }
+}
+
+@Suite struct MailboxTests {
+    @Test func anIdleMailboxRunsThePostOnThisThread() {
+        let mailbox = Mailbox()
+        let ran = LockedValueBox(false)
+        mailbox.post { ran.withLock { $0 = true } }
+        #expect(ran.snapshot)  // Already ran, before `post` returned.
+    }
+
+    @Test func postsFromAJobRunAfterIt() {
+        let mailbox = Mailbox()
+        let log = LockedValueBox<[String]>([])
+        mailbox.post {
+            log.withLock { $0.append("a start") }
+            mailbox.post { log.withLock { $0.append("b") } }
+            log.withLock { $0.append("a end") }
+        }
+        #expect(log.snapshot == ["a start", "a end", "b"])
+    }
+
+    @Test func postLaterNeverRunsBeforeItReturns() async {
+        let mailbox = Mailbox()
+        let ran = LockedValueBox(false)
+        let gate = DispatchSemaphore(value: 0)
+        mailbox.postLater { gate.wait() }  // Keeps the drain busy on another thread.
+        mailbox.postLater { ran.withLock { $0 = true } }
+        #expect(!ran.snapshot)
+        gate.signal()
+        await mailbox.barrier()
+        #expect(ran.snapshot)
+    }
+
+    @Test func jobsFromManyThreadsRunOneAtATimeInEachThreadsOrder() async {
+        let mailbox = Mailbox()
+        let threads = 8
+        let perThread = 2_000
+        // Not locked: only jobs touch it, and the mailbox promises they never overlap (TSan checks that too).
+        final class Log: @unchecked Sendable {
+            var last = [Int](repeating: -1, count: 8)
+            var isOrdered = true
+            var count = 0
+        }
+        let log = Log()
+        await withTaskGroup(of: Void.self) { group in
+            for thread in 0..<threads {
+                group.addTask {
+                    for index in 0..<perThread {
+                        mailbox.post {
+                            if log.last[thread] != index - 1 { log.isOrdered = false }
+                            log.last[thread] = index
+                            log.count += 1
+                        }
+                    }
+                }
+            }
+        }
+        await mailbox.barrier()
+        mailbox.post {
+            #expect(log.isOrdered)
+            #expect(log.count == threads * perThread)
+        }
+    }
+}

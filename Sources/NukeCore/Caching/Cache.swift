@@ -14,19 +14,20 @@ final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendabl
     //
     // Hot path: a hit is a dictionary lookup and a move to the head under the lock. The lock already makes every
     // access exclusive, so the mutable state opts out of the runtime's exclusivity checks
-    // (`@exclusivity(unchecked)`), and the list links are `unowned(unsafe)` — plain pointers: `nodes` owns every
-    // linked node, and a node is unlinked (no link points at it) before it leaves `nodes`.
+    // (`@exclusivity(unchecked)`), and the list links are `Unmanaged` — plain pointers, neither retained nor
+    // released as the list is relinked. Invariant: `nodes` owns every linked node, and a node is unlinked (no
+    // link points at it) before it leaves `nodes`, so every link points at a live node.
 
     /// The lock guarding all mutable state below.
     private let lock = Lock.make()
     /// The source of time for expiration, in seconds. Called with the lock held.
     private let clock: @Sendable () -> Double
-    /// The sole owner of the nodes. The list links are `unowned`, so dropping a node here frees it.
+    /// The sole owner of the nodes. The list links are unretained, so dropping a node here frees it.
     @exclusivity(unchecked) private var nodes: [Key: Node] = [:]
     /// The most recently used node.
-    @exclusivity(unchecked) private unowned(unsafe) var head: Node?
+    @exclusivity(unchecked) private var head: Unmanaged<Node>?
     /// The least recently used node, the next to be evicted.
-    @exclusivity(unchecked) private unowned(unsafe) var tail: Node?
+    @exclusivity(unchecked) private var tail: Unmanaged<Node>?
     /// The sum of the costs of the nodes in `nodes`.
     @exclusivity(unchecked) private var _totalCost = 0
     /// Storage for `costLimit`.
@@ -184,7 +185,8 @@ final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendabl
             let now = clock()
             var garbage: [Node] = []
             var next = tail
-            while let node = next {
+            while let link = next {
+                let node = link.takeUnretainedValue()
                 next = node.previous
                 if let expiration = node.expiration, now >= expiration {
                     removeLocked(node)
@@ -200,7 +202,8 @@ final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendabl
     /// Evicts from the tail until `totalCost <= cost` and `totalCount <= count`; returns the evicted nodes.
     private func evictLocked(toCost cost: Int, count: Int) -> [Node] {
         var evicted: [Node] = []
-        while _totalCost > cost || nodes.count > count, let node = tail {
+        while _totalCost > cost || nodes.count > count, let link = tail {
+            let node = link.takeUnretainedValue()
             removeLocked(node)
             evicted.append(node)
         }
@@ -216,23 +219,26 @@ final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendabl
 
     /// Makes a linked `node` the most recently used.
     private func moveToHeadLocked(_ node: Node) {
-        guard head !== node else { return }
+        guard head?.toOpaque() != Unmanaged.passUnretained(node).toOpaque() else { return }
         unlinkLocked(node)
         insertAtHeadLocked(node)
     }
 
     /// Links an unlinked `node` as the most recently used.
     private func insertAtHeadLocked(_ node: Node) {
+        let link = Unmanaged.passUnretained(node)
         node.next = head
-        head?.previous = node
-        head = node
-        if tail == nil { tail = node }
+        head?._withUnsafeGuaranteedRef { $0.previous = link }
+        head = link
+        if tail == nil { tail = link }
     }
 
     /// Removes `node` from the list and clears its links.
     private func unlinkLocked(_ node: Node) {
-        if let previous = node.previous { previous.next = node.next } else { head = node.next }
-        if let next = node.next { next.previous = node.previous } else { tail = node.previous }
+        let previous = node.previous
+        let next = node.next
+        if let previous { previous._withUnsafeGuaranteedRef { $0.next = next } } else { head = next }
+        if let next { next._withUnsafeGuaranteedRef { $0.previous = previous } } else { tail = previous }
         node.previous = nil
         node.next = nil
     }
@@ -248,9 +254,9 @@ final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendabl
         /// The clock reading at and after which the entry is expired, or `nil` if it never expires.
         let expiration: Double?
         /// The next more recently used node. Not retained: `Cache.nodes` owns every linked node.
-        @exclusivity(unchecked) unowned(unsafe) var previous: Node?
+        @exclusivity(unchecked) var previous: Unmanaged<Node>?
         /// The next less recently used node. Not retained: `Cache.nodes` owns every linked node.
-        @exclusivity(unchecked) unowned(unsafe) var next: Node?
+        @exclusivity(unchecked) var next: Unmanaged<Node>?
 
         /// Creates an unlinked node.
         init(key: Key, value: Value, cost: Int, expiration: Double?) {

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     public import FoundationNetworking
@@ -25,13 +26,23 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
 
     /// The fields that hold references, in one copy-on-write box: copying a request (which the pipeline does
     /// often) retains one object instead of each field.
+    ///
+    /// The box also keeps the request's memory cache key, computed on first use: every input of the key is
+    /// one of its fields, and a box whose key was computed is never mutated again (see `mutableStorage`).
     private final class Storage: @unchecked Sendable {
         // @unchecked: a `Storage` is never mutated once it may be shared: writes go through `mutableStorage`,
-        // which copies it unless this request holds the only reference.
+        // which copies it unless this request holds the only reference. `cacheKey` is an atomic that any
+        // thread may fill once; the fields it is computed from are not mutated after it is set.
+        //
+        // `cacheKey` is an `Atomic` of an unmanaged reference rather than an `AtomicLazyReference`, whose `load()`
+        // is not inlinable and looks up generic metadata on every call — more than the rest of a cache hit.
         var resource: Resource
         var processors: [any ImageProcessing]
         var thumbnail: ThumbnailOptions?
         var userInfo: [UserInfoKey: any Sendable]
+        /// The memory cache key of these fields, set once by the first `ImageRequest.imageCacheKey` read and
+        /// retained by this storage (released in `deinit`).
+        let cacheKey = Atomic<Unmanaged<ImageCacheKey.Storage>?>(nil)
 
         init(
             resource: Resource, processors: [any ImageProcessing], thumbnail: ThumbnailOptions?,
@@ -43,19 +54,50 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
             self.userInfo = userInfo
         }
 
+        deinit {
+            cacheKey.load(ordering: .acquiring)?.release()
+        }
+
         func copy() -> Storage {
             Storage(resource: resource, processors: processors, thumbnail: thumbnail, userInfo: userInfo)
+        }
+
+        /// The stored memory cache key, or `nil` if none was computed yet.
+        var loadCacheKey: ImageCacheKey.Storage? {
+            cacheKey.load(ordering: .acquiring)?.takeUnretainedValue()
+        }
+
+        /// Stores `key` unless another thread stored one first; returns the key that is stored.
+        func storeCacheKeyIfNil(_ key: ImageCacheKey.Storage) -> ImageCacheKey.Storage {
+            let desired = Unmanaged.passRetained(key)
+            let (stored, original) = cacheKey.compareExchange(
+                expected: nil, desired: desired, ordering: .acquiringAndReleasing)
+            guard !stored, let original else { return key }
+            desired.release()
+            return original.takeUnretainedValue()
         }
     }
 
     private var storage: Storage
 
-    /// The storage, copied first if another request shares it.
+    /// The storage, copied first if another request shares it or its memory cache key has been computed (the
+    /// copy starts without a key, so a mutation never leaves a stale one behind).
     private var mutableStorage: Storage {
         mutating get {
-            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            if !isKnownUniquelyReferenced(&storage) || storage.loadCacheKey != nil { storage = storage.copy() }
             return storage
         }
+    }
+
+    /// The memory cache key (``ImageCacheKey/init(request:)``): computed on the first read, then kept with the
+    /// storage, so later reads of this request and of its unmodified copies are one atomic load. Thread-safe:
+    /// threads that race to compute it all return the key that was stored first.
+    var imageCacheKey: ImageCacheKey {
+        if let key = storage.loadCacheKey {
+            return ImageCacheKey(storage: key)
+        }
+        let key = ImageCacheKey.Storage(ImageCacheKey.Fields(request: self))
+        return ImageCacheKey(storage: storage.storeCacheKeyIfNil(key))
     }
 
     var resource: Resource {

@@ -46,7 +46,7 @@ struct MemoryCacheBenchmark {
                 ])
             context.report.add(
                 perOperation(
-                    "pipeline.image(for:) memory hit", times, operations: operations, goal: .atMost(10)))
+                    "pipeline.image(for:) memory hit", times, operations: operations, goal: .atMost(4)))
         }
         if context.selected("cache[request]") {
             let operations = 200_000

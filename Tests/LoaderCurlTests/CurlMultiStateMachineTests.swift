@@ -255,3 +255,67 @@ struct CurlMultiStateMachineTests {
         #expect(machine.waitingCount == 49)
     }
 }
+
+@Suite("CurlMultiStateMachine turns")
+struct CurlMultiStateMachineTurnTests {
+    typealias Machine = CurlMultiStateMachine<String>
+
+    @Test func changesDuringABusyTurnNeedNoWakeUpButTheCheckBeforePollingSeesThem() {
+        // Given a loop in the middle of a turn
+        var machine = Machine(maximumPerHost: 1)
+        _ = machine.submit("a", id: 1, host: "h")
+        _ = machine.beginTurn()
+
+        // When a completion callback on the loop thread starts the next load
+        let turnAgain = machine.didComplete(1)
+        let submitted = machine.submit("b", id: 2, host: "h")
+
+        // Then no wake-up is asked for, and the loop takes another turn instead of polling
+        #expect(!turnAgain)
+        #expect(submitted == .none)
+        let mayPoll = machine.willPoll()
+        #expect(!mayPoll)
+        let iteration = machine.beginTurn()
+        #expect(iteration.additions.map(\.transfer) == ["b"])
+    }
+
+    @Test func changesWhileTheLoopPollsWakeItOnce() {
+        // Given a loop that finished its turn and polls
+        var machine = Machine()
+        _ = machine.submit("a", id: 1, host: "h")
+        _ = machine.beginTurn()
+        let mayPoll = machine.willPoll()
+
+        // When two loads are submitted and one is cancelled
+        let first = machine.submit("b", id: 2, host: "h")
+        let second = machine.submit("c", id: 3, host: "h")
+        let cancel = machine.cancel(1)
+
+        // Then only the first change wakes it
+        #expect(mayPoll)
+        #expect(first == .wakeUp)
+        #expect(second == .none)
+        #expect(cancel == .none)
+        let iteration = machine.beginTurn()
+        #expect(iteration.additions.map(\.transfer) == ["b", "c"])
+        #expect(iteration.removals == [1])
+    }
+
+    @Test func theCheckBeforePollingSendsAReleasedOwnersIdleLoopToStop() {
+        // Given a busy loop whose last transfer completes after the owner was released
+        var machine = Machine()
+        _ = machine.submit("a", id: 1, host: "h")
+        _ = machine.beginTurn()
+        let release = machine.releaseOwner()
+        _ = machine.didComplete(1)
+
+        // When the loop checks before polling
+        let mayPoll = machine.willPoll()
+
+        // Then it turns again, and that turn stops it
+        #expect(release == .none)
+        #expect(!mayPoll)
+        let iteration = machine.beginTurn()
+        #expect(iteration.shouldStop)
+    }
+}

@@ -8,7 +8,9 @@ internal import CCurlShim
 internal import CLibCurl
 
 /// Drives one curl multi handle on its own thread: `poll` → `curl_multi_perform` → completions, woken by
-/// `curl_multi_wakeup` when transfers are submitted or cancelled.
+/// `curl_multi_wakeup` when transfers are submitted or cancelled — but only while it waits in `poll`: a change
+/// made while the loop is busy (from a callback on the loop thread itself, such as a completion that starts the
+/// next load) is picked up by the check before the next poll, without a wake-up.
 ///
 /// The loop's bookkeeping is a ``CurlMultiStateMachine`` behind a lock; its actions (start the thread, wake the
 /// loop) run after the lock is released. The thread starts with the first transfer and exits once the owning
@@ -103,7 +105,7 @@ final class CurlEngine: Sendable {
         lifecycle.withLock { $0.loopThread = pthread_self() }
         var loop = LoopState()
         while true {
-            let iteration = state.withLock { $0.nextIteration() }
+            let iteration = state.withLock { $0.beginTurn() }
             for id in iteration.removals {
                 loop.remove(id, from: multi)
             }
@@ -125,7 +127,7 @@ final class CurlEngine: Sendable {
                 turnAgain = state.withLock { $0.didComplete(transfer.id, hostMultiplexes: multiplexes) } || turnAgain
                 transfer.finish(result: result)
             }
-            if !turnAgain { multi.poll() }
+            if !turnAgain, state.withLock({ $0.willPoll() }) { multi.poll() }
         }
         multi.close()
         markStopped()

@@ -4,15 +4,21 @@
 ///
 /// Every method returns what the caller must do; the caller holds the lock around the call and performs the
 /// action (start the thread, `curl_multi_wakeup`) after releasing it. Only the loop thread calls
-/// ``nextIteration()`` and ``didComplete(_:)``. Generic over the transfer so tests can drive it with plain values.
+/// ``beginTurn()``, ``nextIteration()``, ``willPoll()`` and ``didComplete(_:hostMultiplexes:)``. Generic over the
+/// transfer so tests can drive it with plain values.
 ///
 /// Limits are enforced here, not with curl's `CURLMOPT_MAX_HOST_CONNECTIONS`/`MAX_TOTAL_CONNECTIONS`: curl's
 /// queue of transfers waiting for a connection can strand a transfer until its connect timeout (observed with
 /// 7.88.1; see curl/curl#18056). A transfer is *admitted* when it's within the limits; only admitted transfers
 /// reach curl, in submission order (per host, and across hosts as far as the limits allow); the bookkeeping is a
-/// ``CurlAdmissionQueue``, one queue per host, so admitting costs the same with 10 or 10,000 transfers waiting. Once a host showed it multiplexes (HTTP/2), its limit becomes
-/// ``streamsPerMultiplexingHost`` (curl's default of concurrent streams per connection): curl then runs its
-/// transfers over one shared connection, where a larger burst would make it open dozens of connections.
+/// ``CurlAdmissionQueue``, one queue per host, so admitting costs the same with 10 or 10,000 transfers waiting.
+/// Once a host showed it multiplexes (HTTP/2), its limit becomes ``streamsPerMultiplexingHost`` (curl's default
+/// of concurrent streams per connection): curl then runs its transfers over one shared connection, where a larger
+/// burst would make it open dozens of connections.
+///
+/// Wake-ups: between ``beginTurn()`` and ``willPoll()`` the loop is busy and checks for work before it polls, so
+/// changes made meanwhile — on other threads, or by callbacks on the loop thread itself, such as a completion
+/// that starts the next load — need no `curl_multi_wakeup`; once it polls, the first change wakes it.
 ///
 /// Lifecycle: `idle` (no thread yet) → `running` (first submission starts the thread) → `stopped` (the owner
 /// was released and no transfer is left; the thread exits and never restarts).
@@ -53,6 +59,9 @@ struct CurlMultiStateMachine<Transfer> {
     /// Ids handed to the loop and not yet completed or removed.
     private var active: Set<Int> = []
     private var isWakeUpPending = false
+    /// Between ``beginTurn()`` and ``willPoll()``: the loop checks for work before polling, so changes made
+    /// meanwhile (from any thread, including callbacks on the loop thread itself) need no wake-up.
+    private var isLoopBusy = false
     private var isOwnerReleased = false
 
     init(maximumPerHost: Int = 0, maximumTotal: Int = 0) {
@@ -114,7 +123,27 @@ struct CurlMultiStateMachine<Transfer> {
         return stopIfDone()
     }
 
-    /// Takes the pending work for one turn of the loop (loop thread only).
+    /// Takes the pending work for one turn of the loop (loop thread only) and marks the loop busy: until it
+    /// calls ``willPoll()``, changes don't wake it. What the engine's loop calls.
+    mutating func beginTurn() -> Iteration {
+        let iteration = nextIteration()
+        isLoopBusy = phase == .running
+        return iteration
+    }
+
+    /// The loop is about to wait in `curl_multi_poll` (loop thread only). Returns `false` when work arrived since
+    /// the turn began — transfers to add or remove, or the loop should stop — so the loop takes
+    /// another turn instead; else `true`, and changes from now on wake it.
+    mutating func willPoll() -> Bool {
+        let hasWork =
+            !pendingAdditions.isEmpty || !pendingRemovals.isEmpty || (isDone && phase == .running)
+        isLoopBusy = hasWork
+        return !hasWork
+    }
+
+    /// Takes the pending work for one turn of the loop (loop thread only). Used alone (without ``beginTurn()``
+    /// and ``willPoll()``), the machine assumes the loop may be polling at any time and asks for a wake-up on
+    /// every change.
     mutating func nextIteration() -> Iteration {
         isWakeUpPending = false
         var iteration = Iteration()
@@ -128,7 +157,7 @@ struct CurlMultiStateMachine<Transfer> {
         }
         iteration.removals = pendingRemovals
         pendingRemovals.removeAll()
-        if isOwnerReleased, transferCount == 0, phase == .running {
+        if isDone, phase == .running {
             phase = .stopped
             iteration.shouldStop = true
         }
@@ -143,7 +172,12 @@ struct CurlMultiStateMachine<Transfer> {
         guard active.remove(id) != nil else { return false }
         admission.release(id, multiplexes: hostMultiplexes)
         let admitted = admit()
-        return admitted || (isOwnerReleased && transferCount == 0)
+        return admitted || isDone
+    }
+
+    /// The owner is gone and no transfer is left.
+    private var isDone: Bool {
+        isOwnerReleased && transferCount == 0
     }
 
     /// Moves every waiting transfer within the limits to `pendingAdditions`, in order; `true` if any moved.
@@ -157,13 +191,13 @@ struct CurlMultiStateMachine<Transfer> {
     }
 
     private mutating func requestWakeUp() -> Action {
-        guard phase == .running, !isWakeUpPending else { return .none }
+        guard phase == .running, !isLoopBusy, !isWakeUpPending else { return .none }
         isWakeUpPending = true
         return .wakeUp
     }
 
     private mutating func stopIfDone() -> Action {
-        guard isOwnerReleased, transferCount == 0 else { return .none }
+        guard isDone else { return .none }
         return requestWakeUp()
     }
 }

@@ -83,19 +83,23 @@ public final class CurlDataLoader: DataLoading {
     }
 }
 
-/// The ``Cancellable`` of one ``CurlDataLoader`` transfer. It holds the transfer weakly: a finished transfer
-/// (and its curl handle and buffers) is freed when the loop drops it, even while callers keep the token.
+/// The ``Cancellable`` of one ``CurlDataLoader`` transfer. It holds the transfer's phase and id, not the transfer:
+/// a finished transfer (and its curl handle and buffers) is freed when the loop drops it, even while callers keep
+/// the token — and the transfer needs no weak-reference side table, which would make every retain of it on the
+/// loop thread take the slow path.
 private final class CurlTransferToken: Cancellable {
-    weak let transfer: CurlTransfer?
+    let phase: LockedValueBox<CurlTransfer.Phase>
+    let id: Int
     let engine: CurlEngine?
 
     init(transfer: CurlTransfer, engine: CurlEngine?) {
-        self.transfer = transfer
+        phase = transfer.phase
+        id = transfer.id
         self.engine = engine
     }
 
     func cancel() {
-        guard let transfer, transfer.markCancelled() else { return }
-        engine?.cancel(transfer)
+        guard CurlTransfer.markCancelled(phase) else { return }
+        engine?.cancel(id: id)
     }
 }

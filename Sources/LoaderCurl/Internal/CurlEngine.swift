@@ -45,9 +45,9 @@ final class CurlEngine: Sendable {
         }
     }
 
-    /// Stops `transfer` promptly: withdrawn if curl doesn't have it yet, else removed from the multi handle.
-    func cancel(_ transfer: CurlTransfer) {
-        perform(state.withLock { $0.cancel(transfer.id) })
+    /// Stops transfer `id` promptly: withdrawn if curl doesn't have it yet, else removed from the multi handle.
+    func cancel(id: Int) {
+        perform(state.withLock { $0.cancel(id) })
     }
 
     /// The loader is gone: finish the running transfers, then stop the thread.

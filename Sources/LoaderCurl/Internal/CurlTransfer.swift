@@ -103,6 +103,11 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Marks the transfer cancelled; `false` if it had already finished or been cancelled.
     func markCancelled() -> Bool {
+        Self.markCancelled(phase)
+    }
+
+    /// Marks the transfer whose phase is `phase` cancelled; `false` if it had already finished or been cancelled.
+    static func markCancelled(_ phase: LockedValueBox<Phase>) -> Bool {
         phase.withLock { phase in
             guard phase == .running else { return false }
             phase = .cancelled

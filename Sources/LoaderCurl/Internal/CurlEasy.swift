@@ -94,6 +94,23 @@ final class CurlEasy: @unchecked Sendable {
         return code
     }
 
+    /// The number of redirects followed so far.
+    var redirectCount: Int {
+        var count = 0
+        _ = CCurlShim_easy_getinfo_long(handle, CURLINFO_REDIRECT_COUNT, &count)
+        return count
+    }
+
+    /// The last response's `Content-Length` (for a compressed body, the compressed size), or `nil` when the
+    /// response announced none.
+    var contentLength: Int64? {
+        var length: curl_off_t = -1
+        guard CCurlShim_easy_getinfo_off_t(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) == CURLE_OK,
+            length >= 0
+        else { return nil }
+        return Int64(length)
+    }
+
     /// `true` when the last response came over HTTP/2 or later (so the connection multiplexes).
     var usedMultiplexingProtocol: Bool {
         var version = 0

@@ -3,6 +3,7 @@
 final class CurlFlushList {
     private var transfers: [CurlTransfer] = []
 
+    /// Registers `transfer`, which just received its first pending bytes.
     func append(_ transfer: CurlTransfer) {
         transfers.append(transfer)
     }

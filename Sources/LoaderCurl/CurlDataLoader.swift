@@ -71,7 +71,7 @@ public final class CurlDataLoader: DataLoading {
         completion: @escaping @Sendable ((any Error)?) -> Void
     ) -> any Cancellable {
         let transfer = CurlTransfer(
-            request: request, configuration: configuration, didReceiveData: didReceiveData,
+            request: request, configuration: configuration, pool: engine?.easyPool, didReceiveData: didReceiveData,
             completion: completion)
         guard let engine else {
             let error = engineError ?? .invalidRequest(reason: "libcurl is unavailable", url: request.url)

@@ -20,6 +20,8 @@ internal import CLibCurl
 final class CurlEngine: Sendable {
     private let state: LockedValueBox<CurlMultiStateMachine<CurlTransfer>>
     private let multi: CurlMulti
+    /// The handles of finished transfers, for the next ones (see ``CurlEasyPool``).
+    let easyPool = CurlEasyPool(capacity: 16)
     private let lifecycle = LockedValueBox(Lifecycle())
 
     private struct Lifecycle {
@@ -103,7 +105,7 @@ final class CurlEngine: Sendable {
 
     private func runLoop() {
         lifecycle.withLock { $0.loopThread = pthread_self() }
-        var loop = LoopState()
+        var loop = LoopState(pool: easyPool)
         while true {
             let iteration = state.withLock { $0.beginTurn() }
             for id in iteration.removals {
@@ -118,6 +120,7 @@ final class CurlEngine: Sendable {
             for (transfer, error) in failed {
                 turnAgain = state.withLock { $0.didComplete(transfer.id) } || turnAgain
                 transfer.complete(with: error)
+                loop.recycle(transfer)
             }
             multi.perform()
             loop.flushList.flushAll()
@@ -126,6 +129,7 @@ final class CurlEngine: Sendable {
                 let multiplexes = transfer.showsMultiplexingHost
                 turnAgain = state.withLock { $0.didComplete(transfer.id, hostMultiplexes: multiplexes) } || turnAgain
                 transfer.finish(result: result)
+                loop.recycle(transfer)
             }
             if !turnAgain, state.withLock({ $0.willPoll() }) { multi.poll() }
         }
@@ -146,8 +150,20 @@ final class CurlEngine: Sendable {
 /// The transfers inside the multi handle; owned by the loop thread.
 private struct LoopState {
     let flushList = CurlFlushList()
+    /// Where handles go once their transfers are done with them.
+    let pool: CurlEasyPool
     private var transfers: [Int: CurlTransfer] = [:]
     private var ids: [UnsafeMutableRawPointer: Int] = [:]
+
+    init(pool: CurlEasyPool) {
+        self.pool = pool
+    }
+
+    /// Gives the handle of a transfer that is out of curl and done with it back to the pool.
+    func recycle(_ transfer: CurlTransfer) {
+        guard let easy = transfer.takeEasy() else { return }
+        pool.recycle(easy)
+    }
 
     /// Adds the transfer to curl, or returns why it can't run.
     mutating func add(_ transfer: CurlTransfer, to multi: CurlMulti) -> CurlError? {
@@ -171,6 +187,7 @@ private struct LoopState {
         guard let transfer = transfers.removeValue(forKey: id), let easy = transfer.easy else { return }
         ids[easy.handle] = nil
         multi.remove(easy)
+        recycle(transfer)
     }
 
     /// Removes a finished transfer from curl and returns it.

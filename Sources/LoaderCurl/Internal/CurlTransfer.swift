@@ -27,7 +27,8 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     let id: Int
-    let easy: CurlEasy?
+    /// The handle, until the loop gives it back to the pool (``takeEasy()``) once the transfer is done with it.
+    private(set) var easy: CurlEasy?
     let url: URL?
     /// The key the per-host limit counts against: scheme, host and port of the request's URL.
     let hostKey: String
@@ -60,6 +61,7 @@ final class CurlTransfer: @unchecked Sendable {
     init(
         request: URLRequest,
         configuration: CurlDataLoader.Configuration,
+        pool: CurlEasyPool?,
         didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
         completion: @escaping @Sendable ((any Error)?) -> Void
     ) {
@@ -77,7 +79,8 @@ final class CurlTransfer: @unchecked Sendable {
         var easy: CurlEasy?
         var setupError: CurlError?
         do {
-            let handle = try CurlEasy()
+            let handle: CurlEasy
+            if let pool { handle = try pool.take() } else { handle = try CurlEasy() }
             try handle.configure(for: request, configuration: configuration)
             easy = handle
         } catch {
@@ -104,6 +107,13 @@ final class CurlTransfer: @unchecked Sendable {
     var showsMultiplexingHost: Bool {
         guard let easy, multiplexes else { return false }
         return easy.usedMultiplexingProtocol
+    }
+
+    /// Hands the easy handle over (to be recycled) and forgets it; `nil` if there is none or it was taken. Call on
+    /// the loop thread once the handle is out of the multi handle and the transfer needs it no more.
+    func takeEasy() -> CurlEasy? {
+        defer { easy = nil }
+        return easy
     }
 
     /// Marks the transfer cancelled; `false` if it had already finished or been cancelled.

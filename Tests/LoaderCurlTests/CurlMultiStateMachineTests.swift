@@ -4,7 +4,7 @@ import Testing
 
 @Suite("CurlMultiStateMachine")
 struct CurlMultiStateMachineTests {
-    typealias Machine = CurlMultiStateMachine<String>
+    typealias Machine = CurlMultiStateMachine<String, String>
 
     @Test func firstSubmissionStartsTheLoopAndLaterOnesWakeItOnce() {
         // Given an idle machine
@@ -256,9 +256,9 @@ struct CurlMultiStateMachineTests {
     }
 }
 
-@Suite("CurlMultiStateMachine turns")
+@Suite("CurlMultiStateMachine turns and responses")
 struct CurlMultiStateMachineTurnTests {
-    typealias Machine = CurlMultiStateMachine<String>
+    typealias Machine = CurlMultiStateMachine<String, String>
 
     @Test func changesDuringABusyTurnNeedNoWakeUpButTheCheckBeforePollingSeesThem() {
         // Given a loop in the middle of a turn
@@ -299,6 +299,67 @@ struct CurlMultiStateMachineTurnTests {
         let iteration = machine.beginTurn()
         #expect(iteration.additions.map(\.transfer) == ["b", "c"])
         #expect(iteration.removals == [1])
+    }
+
+    @Test func builtResponsesWakeAPollingLoopAndArriveInItsNextTurn() {
+        // Given a loop that sent two responses to be built and polls
+        var machine = Machine()
+        _ = machine.submit("a", id: 1, host: "h")
+        _ = machine.beginTurn()
+        machine.willBuildResponses(count: 2)
+        let mayPoll = machine.willPoll()
+
+        // When the builder hands them back
+        let action = machine.didBuildResponses([(1, "r1"), (2, "r2")])
+
+        // Then the loop is woken and gets them, in order
+        #expect(mayPoll)
+        #expect(action == .wakeUp)
+        let iteration = machine.beginTurn()
+        #expect(iteration.responses.map(\.response) == ["r1", "r2"])
+        #expect(iteration.responses.map(\.id) == [1, 2])
+    }
+
+    @Test func responsesBuiltWhileTheLoopIsBusyNeedNoWakeUp() {
+        // Given a busy loop that sent a response to be built
+        var machine = Machine()
+        _ = machine.submit("a", id: 1, host: "h")
+        _ = machine.beginTurn()
+        machine.willBuildResponses(count: 1)
+
+        // When the response comes back before the loop polls
+        let action = machine.didBuildResponses([(1, "r1")])
+
+        // Then there's no wake-up; the check before polling sends the loop round again to take it
+        #expect(action == .none)
+        let mayPoll = machine.willPoll()
+        #expect(!mayPoll)
+        let iteration = machine.beginTurn()
+        #expect(iteration.responses.map(\.response) == ["r1"])
+    }
+
+    @Test func theLoopOfAReleasedOwnerWaitsForResponsesBeingBuilt() {
+        // Given a released owner whose last transfer finished while its response is being built
+        var machine = Machine()
+        _ = machine.submit("a", id: 1, host: "h")
+        _ = machine.beginTurn()
+        machine.willBuildResponses(count: 1)
+        _ = machine.releaseOwner()
+        let turnAgain = machine.didComplete(1)
+
+        // When the loop checks before polling
+        let mayPoll = machine.willPoll()
+
+        // Then it keeps running (and polls) until the response is back, then stops after taking it
+        #expect(!turnAgain)
+        #expect(mayPoll)
+        #expect(machine.phase == .running)
+        let action = machine.didBuildResponses([(1, "r1")])
+        #expect(action == .wakeUp)
+        let iteration = machine.beginTurn()
+        #expect(iteration.responses.map(\.response) == ["r1"])
+        #expect(iteration.shouldStop)
+        #expect(machine.phase == .stopped)
     }
 
     @Test func theCheckBeforePollingSendsAReleasedOwnersIdleLoopToStop() {

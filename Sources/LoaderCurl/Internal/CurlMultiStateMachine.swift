@@ -4,8 +4,9 @@
 ///
 /// Every method returns what the caller must do; the caller holds the lock around the call and performs the
 /// action (start the thread, `curl_multi_wakeup`) after releasing it. Only the loop thread calls
-/// ``beginTurn()``, ``nextIteration()``, ``willPoll()`` and ``didComplete(_:hostMultiplexes:)``. Generic over the
-/// transfer so tests can drive it with plain values.
+/// ``beginTurn()``, ``nextIteration()``, ``willPoll()``, ``didComplete(_:hostMultiplexes:)`` and
+/// ``willBuildResponses(count:)``. Generic over the transfer and the response so tests can drive it with plain
+/// values.
 ///
 /// Limits are enforced here, not with curl's `CURLMOPT_MAX_HOST_CONNECTIONS`/`MAX_TOTAL_CONNECTIONS`: curl's
 /// queue of transfers waiting for a connection can strand a transfer until its connect timeout (observed with
@@ -20,14 +21,19 @@
 /// changes made meanwhile — on other threads, or by callbacks on the loop thread itself, such as a completion
 /// that starts the next load — need no `curl_multi_wakeup`; once it polls, the first change wakes it.
 ///
+/// Responses are built off the loop thread (``CurlResponseBuilder``): the loop announces each batch
+/// (``willBuildResponses(count:)``), the builder hands the results back (``didBuildResponses(_:)``), and the loop's
+/// next turn takes them (``Iteration/responses``) to deliver the bytes (and completions) that waited for them.
+///
 /// Lifecycle: `idle` (no thread yet) → `running` (first submission starts the thread) → `stopped` (the owner
-/// was released and no transfer is left; the thread exits and never restarts).
-struct CurlMultiStateMachine<Transfer> {
+/// was released, no transfer is left and no response is being built; the thread exits and never restarts).
+struct CurlMultiStateMachine<Transfer, Response> {
     enum Phase: Equatable {
         case idle, running, stopped
     }
 
-    /// What the caller does after ``submit(_:id:host:)``, ``cancel(_:)`` or ``releaseOwner()``.
+    /// What the caller does after ``submit(_:id:host:)``, ``cancel(_:)``, ``releaseOwner()`` or
+    /// ``didBuildResponses(_:)``.
     enum Action: Equatable {
         /// Nothing: the loop will see the change on its own (or there's nothing to do).
         case none
@@ -45,6 +51,8 @@ struct CurlMultiStateMachine<Transfer> {
         var additions: [(id: Int, transfer: Transfer)] = []
         /// Ids of cancelled transfers to remove from the multi handle.
         var removals: [Int] = []
+        /// Responses built since the last turn, by transfer id, in the order they were built.
+        var responses: [(id: Int, response: Response)] = []
         /// `true` when the loop should exit now: the owner is gone and no transfer is left.
         var shouldStop = false
     }
@@ -62,6 +70,9 @@ struct CurlMultiStateMachine<Transfer> {
     /// Between ``beginTurn()`` and ``willPoll()``: the loop checks for work before polling, so changes made
     /// meanwhile (from any thread, including callbacks on the loop thread itself) need no wake-up.
     private var isLoopBusy = false
+    /// Responses announced by the loop and not yet handed back by the builder.
+    private var responsesBeingBuilt = 0
+    private var builtResponses: [(id: Int, response: Response)] = []
     private var isOwnerReleased = false
 
     init(maximumPerHost: Int = 0, maximumTotal: Int = 0) {
@@ -132,11 +143,12 @@ struct CurlMultiStateMachine<Transfer> {
     }
 
     /// The loop is about to wait in `curl_multi_poll` (loop thread only). Returns `false` when work arrived since
-    /// the turn began — transfers to add or remove, or the loop should stop — so the loop takes
+    /// the turn began — transfers to add or remove, built responses, or the loop should stop — so the loop takes
     /// another turn instead; else `true`, and changes from now on wake it.
     mutating func willPoll() -> Bool {
         let hasWork =
-            !pendingAdditions.isEmpty || !pendingRemovals.isEmpty || (isDone && phase == .running)
+            !pendingAdditions.isEmpty || !pendingRemovals.isEmpty || !builtResponses.isEmpty
+            || (isDone && phase == .running)
         isLoopBusy = hasWork
         return !hasWork
     }
@@ -157,6 +169,10 @@ struct CurlMultiStateMachine<Transfer> {
         }
         iteration.removals = pendingRemovals
         pendingRemovals.removeAll()
+        if !builtResponses.isEmpty {
+            iteration.responses = builtResponses
+            builtResponses.removeAll()
+        }
         if isDone, phase == .running {
             phase = .stopped
             iteration.shouldStop = true
@@ -175,9 +191,23 @@ struct CurlMultiStateMachine<Transfer> {
         return admitted || isDone
     }
 
-    /// The owner is gone and no transfer is left.
+    /// The loop sent `count` responses to be built (loop thread only). Until they are handed back the loop keeps
+    /// running, even when the owner is gone and no transfer is left.
+    mutating func willBuildResponses(count: Int) {
+        responsesBeingBuilt += count
+    }
+
+    /// The builder finished responses announced with ``willBuildResponses(count:)``; the loop's next turn takes
+    /// them. Returns ``Action/wakeUp`` when the loop waits in `poll` and no wake-up is on its way.
+    mutating func didBuildResponses(_ responses: [(id: Int, response: Response)]) -> Action {
+        responsesBeingBuilt -= responses.count
+        builtResponses.append(contentsOf: responses)
+        return requestWakeUp()
+    }
+
+    /// The owner is gone, no transfer is left, and no response is being built or waiting to be taken.
     private var isDone: Bool {
-        isOwnerReleased && transferCount == 0
+        isOwnerReleased && transferCount == 0 && responsesBeingBuilt == 0 && builtResponses.isEmpty
     }
 
     /// Moves every waiting transfer within the limits to `pendingAdditions`, in order; `true` if any moved.

@@ -30,7 +30,7 @@ extension CurlTransfer {
             return discardedCount <= Self.maximumDiscardedBody ? bytes.count : 0
         }
         guard bytes.count > 0 else { return 0 }
-        if pendingBody.count + bytes.count > Self.maximumPendingBody { flush() }
+        if pendingBody.count + bytes.count > Self.maximumPendingBody { flush(buildingResponse: true) }
         let isFirstPending = pendingBody.isEmpty
         if isFirstPending {
             // Room for the rest of the announced body (up to the cap), so appends don't reallocate.
@@ -39,38 +39,45 @@ extension CurlTransfer {
         }
         pendingBody.append(UnsafeRawBufferPointer(bytes).assumingMemoryBound(to: UInt8.self))
         if flushList == nil {
-            flush()
+            flush(buildingResponse: true)
         } else if isFirstPending {
             flushList?.append(self)
         }
         return isRunning ? bytes.count : 0
     }
 
-    /// Builds the response from the collected headers (`nil` without a URL, which validation rules out).
-    func makeResponse() -> HTTPURLResponse? {
+    /// Whether received bytes wait for the response (being built, or to be requested).
+    var isWaitingForResponse: Bool { response == nil && !pendingBody.isEmpty }
+
+    /// What the builder needs for this transfer's response, or `nil` without a URL (which validation rules out).
+    var responseParts: CurlResponseParts? {
         guard let url = currentURL else { return nil }
-        return HTTPURLResponse(
-            url: url, statusCode: statusCode, httpVersion: headers.httpVersion, headerFields: headers.fields)
+        return CurlResponseParts(id: id, url: url, statusCode: statusCode, headers: headers)
     }
 
-    /// Delivers the body bytes received since the last flush as one chunk, building the response first if this
-    /// is the first.
-    func flush() {
-        guard !pendingBody.isEmpty else { return }
+    /// Delivers the body bytes received since the last flush as one chunk. Without a response it keeps them and
+    /// returns `false`, unless `buildingResponse`, which builds the response here first.
+    @discardableResult
+    func flush(buildingResponse: Bool) -> Bool {
+        guard !pendingBody.isEmpty else { return true }
         guard isRunning else {
             pendingBody = Data()  // cancelled: the bytes go nowhere
-            return
+            return true
         }
-        if response == nil { response = makeResponse() }
+        if response == nil {
+            guard buildingResponse else { return false }
+            response = responseParts?.makeResponse()
+        }
         guard let response else {
             pendingBody = Data()  // Unreachable (the URL was validated): there is no response to deliver them with.
-            return
+            return true
         }
         let chunk = pendingBody
         pendingBody = Data()
         deliveredCount += chunk.count
         // Checked right before the call: a cancel() that returned before this point stops it.
-        guard isRunning else { return }
+        guard isRunning else { return true }
         didReceiveData(chunk, response)
+        return true
     }
 }

@@ -15,10 +15,12 @@ internal import CLibCurl
 /// first checks ``phase``, so none starts once `cancel()` has returned.
 ///
 /// Body bytes that curl hands over in several write callbacks during one `curl_multi_perform` are delivered
-/// as one chunk when that call returns (``flush()``, via the loop's ``CurlFlushList``), or as soon as they reach
-/// ``maximumPendingBody``: one `didReceiveData` per transfer per loop turn instead of one per 16–100 KB. Header
-/// lines are only collected as they arrive; the `HTTPURLResponse` is built once, just before the first chunk is
-/// delivered (a body-less response never needs one).
+/// as one chunk when that call returns (``flush(buildingResponse:)``, via the loop's ``CurlFlushList``), or as
+/// soon as they reach ``maximumPendingBody``: one `didReceiveData` per transfer per loop turn instead of one per
+/// 16–100 KB. Header lines are only collected as they arrive; the first chunk waits for the `HTTPURLResponse`,
+/// which ``CurlResponseBuilder`` builds off the loop thread from ``responseParts`` (a body-less response never
+/// needs one). A transfer that curl finishes meanwhile completes once its response is back
+/// (``deferFinish(result:)``).
 final class CurlTransfer: @unchecked Sendable {
     // @unchecked: mutable fields are confined to the loop thread after submission (the hand-over goes through
     // the multi loop's lock); `phase` is a locked box; the rest is immutable.
@@ -47,8 +49,12 @@ final class CurlTransfer: @unchecked Sendable {
     var headers = CurlResponseHeaders()
     /// The final response's status, read from curl when its first body byte arrives (0 before).
     var statusCode = 0
-    /// Built before the first chunk is delivered.
+    /// Built before the first chunk is delivered (by ``CurlResponseBuilder``, or here when bytes can't wait).
     var response: HTTPURLResponse?
+    /// Whether the loop sent ``responseParts`` to the builder.
+    var isResponseRequested = false
+    /// curl's result, kept when the transfer finished while its last bytes waited for the response.
+    private(set) var deferredResult: CURLcode?
     /// Why the transfer fails although curl may report success: a non-2xx status or the idle timeout.
     var failure: CurlError?
     /// Bytes of a non-2xx response's body read and dropped (so its keep-alive connection stays reusable).
@@ -148,10 +154,10 @@ final class CurlTransfer: @unchecked Sendable {
         return false
     }
 
-    /// curl finished the transfer with `result`; delivers the last bytes, then calls `completion` unless the
-    /// transfer was cancelled.
+    /// curl finished the transfer with `result`; delivers the last bytes (building the response here if it isn't
+    /// there yet), then calls `completion` unless the transfer was cancelled.
     func finish(result: CURLcode) {
-        flush()
+        flush(buildingResponse: true)
         let error: CurlError?
         if let failure {
             error = failure
@@ -162,6 +168,20 @@ final class CurlTransfer: @unchecked Sendable {
             error = validate(status: statusCode != 0 ? statusCode : easy?.responseCode ?? 0)
         }
         complete(with: error)
+    }
+
+    /// curl finished the transfer while its last bytes wait for the response being built: keeps `result` for
+    /// ``finishDeferred()``.
+    func deferFinish(result: CURLcode) {
+        deferredResult = result
+    }
+
+    /// Finishes a transfer whose finish was deferred; returns `false` if it wasn't (it is still in curl).
+    func finishDeferred() -> Bool {
+        guard let result = deferredResult else { return false }
+        deferredResult = nil
+        finish(result: result)
+        return true
     }
 
     /// Calls `completion(error)` unless the transfer was cancelled or already completed.

@@ -16,6 +16,8 @@ struct CurlResponseHeaders: Sendable {
     mutating func append(line: UnsafeBufferPointer<CChar>) {
         let raw = UnsafeRawBufferPointer(line)
         if raw.starts(with: Self.statusPrefix) { bytes.removeAll(keepingCapacity: true) }
+        // A typical block is a few hundred bytes: one allocation instead of growing from 16 bytes line by line.
+        if bytes.capacity == 0 { bytes.reserveCapacity(512) }
         bytes.append(contentsOf: raw)
         if raw.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
     }

@@ -14,7 +14,8 @@ public import NukeCore
 /// - **Threads.** `loadData` returns at once; it never blocks a Swift concurrency thread. All transfers of a
 ///   loader run on one thread that polls curl and is woken with `curl_multi_wakeup`; it starts with the first
 ///   transfer and exits once the loader is released and its last transfer has finished (transfers still
-///   running when the loader is released complete normally).
+///   running when the loader is released complete normally). The `HTTPURLResponse`s are built on a dispatch
+///   queue of the loader's, so that thread spends its time on the network.
 /// - **Callbacks** run on that thread, in order, never concurrently for one transfer: `didReceiveData` with the
 ///   bytes as they arrive — what one turn of the loop read, up to 1 MB per call — (with an `HTTPURLResponse`: final URL after redirects, status, headers,
 ///   `expectedContentLength` from `Content-Length` — for a compressed body that is the compressed size), then

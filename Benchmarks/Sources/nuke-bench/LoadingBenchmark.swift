@@ -69,14 +69,18 @@ struct LoadingBenchmark {
                 }
             ),
         ]
-        // The loader alone, without the pipeline: separates the transport's cost from the pipeline's. Six in
-        // flight, the next load started from each completion callback — what `curl --parallel-max 6` does in its
-        // loop, and the pipeline's data-loading queue in the loader's — so the row measures the loader, neither a
-        // hop through Swift concurrency per load nor its queueing; the second row hands it all 1,000 at once (it
-        // queues them per host).
-        let direct: [(name: String, inFlight: Int, goal: Goal, note: String)] = [
-            ("CurlDataLoader direct (no pipeline), 6 in flight", 6, .atMost(1 / 0.9), "the transport alone"),
-            ("CurlDataLoader direct, all 1,000 submitted at once", urls.count, .info, "the loader queues 994"),
+        // The loader alone, without the pipeline: separates the transport's cost from the pipeline's. First six
+        // in flight, the next load started from each completion callback — what the pipeline's data-loading queue
+        // does, and `curl --parallel-max 6` in its loop — so the row measures the loader, not a hop through Swift
+        // concurrency per load. Then all 1,000 handed to it at once, as curl gets its 1,000 URLs: the loader keeps
+        // six per host in flight (its default limit) and starts the next as soon as curl is done with one, before
+        // the caller is called back.
+        let direct: [(name: String, inFlight: Int, note: String)] = [
+            (
+                "CurlDataLoader direct (no pipeline), 6 in flight", 6,
+                "the transport alone; each completion starts the next"
+            ),
+            ("CurlDataLoader direct, all 1,000 submitted at once", urls.count, "the loader keeps 6 per host in flight"),
         ]
         for row in direct where context.selected(row.name) || context.selected(section) {
             let times = try await samplePaired(
@@ -85,7 +89,8 @@ struct LoadingBenchmark {
             context.report.add(
                 BenchRow(
                     section: section, name: "1,000 × 50 KB: \(row.name)",
-                    reference: "curl --parallel --parallel-max 6", ours: times[0], theirs: times[1], goal: row.goal,
+                    reference: "curl --parallel --parallel-max 6", ours: times[0], theirs: times[1],
+                    goal: .atMost(1 / 0.9),
                     note: row.note))
         }
         for candidate in candidates

@@ -84,10 +84,11 @@ extension CurlDataLoader {
         /// The proxy to use (default ``Proxy/environment``).
         public var proxy = Proxy.environment
 
-        /// The size of curl's receive buffer in bytes (default 64 KB; `0` keeps curl's default of 16 KB): how much
-        /// one read from a connection can return. Bytes read during one turn of the loader's loop are passed to
-        /// `didReceiveData` together, in chunks of at most 1 MB.
-        public var receiveBufferSize = 64 * 1024
+        /// The size of curl's receive buffer in bytes (default 100 KB, what the `curl` command uses; `0` keeps
+        /// libcurl's default of 16 KB): how much one read from a connection can return. Each transfer running (and
+        /// each of the up to 16 idle handles a loader keeps for reuse) holds one. Bytes read during one turn of the
+        /// loader's loop are passed to `didReceiveData` together, in chunks of at most 1 MB.
+        public var receiveBufferSize = 100 * 1024
 
         /// Creates the default configuration.
         public init() {}

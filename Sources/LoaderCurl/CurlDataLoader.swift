@@ -14,7 +14,8 @@ public import NukeCore
 /// - **Threads.** `loadData` returns at once; it never blocks a Swift concurrency thread. All transfers of a
 ///   loader run on one thread that polls curl and is woken with `curl_multi_wakeup`; it starts with the first
 ///   transfer and exits once the loader is released and its last transfer has finished (transfers still
-///   running when the loader is released complete normally).
+///   running when the loader is released complete normally). The `HTTPURLResponse`s are built on a dispatch
+///   queue of the loader's, so that thread spends its time on the network.
 /// - **Callbacks** run on that thread, in order, never concurrently for one transfer: `didReceiveData` with the
 ///   bytes as they arrive — what one turn of the loop read, up to 1 MB per call — (with an `HTTPURLResponse`: final URL after redirects, status, headers,
 ///   `expectedContentLength` from `Content-Length` — for a compressed body that is the compressed size), then
@@ -71,7 +72,7 @@ public final class CurlDataLoader: DataLoading {
         completion: @escaping @Sendable ((any Error)?) -> Void
     ) -> any Cancellable {
         let transfer = CurlTransfer(
-            request: request, configuration: configuration, didReceiveData: didReceiveData,
+            request: request, configuration: configuration, pool: engine?.easyPool, didReceiveData: didReceiveData,
             completion: completion)
         guard let engine else {
             let error = engineError ?? .invalidRequest(reason: "libcurl is unavailable", url: request.url)
@@ -83,19 +84,23 @@ public final class CurlDataLoader: DataLoading {
     }
 }
 
-/// The ``Cancellable`` of one ``CurlDataLoader`` transfer. It holds the transfer weakly: a finished transfer
-/// (and its curl handle and buffers) is freed when the loop drops it, even while callers keep the token.
+/// The ``Cancellable`` of one ``CurlDataLoader`` transfer. It holds the transfer's phase and id, not the transfer:
+/// a finished transfer (and its curl handle and buffers) is freed when the loop drops it, even while callers keep
+/// the token — and the transfer needs no weak-reference side table, which would make every retain of it on the
+/// loop thread take the slow path.
 private final class CurlTransferToken: Cancellable {
-    weak let transfer: CurlTransfer?
+    let phase: LockedValueBox<CurlTransfer.Phase>
+    let id: Int
     let engine: CurlEngine?
 
     init(transfer: CurlTransfer, engine: CurlEngine?) {
-        self.transfer = transfer
+        phase = transfer.phase
+        id = transfer.id
         self.engine = engine
     }
 
     func cancel() {
-        guard let transfer, transfer.markCancelled() else { return }
-        engine?.cancel(transfer)
+        guard CurlTransfer.markCancelled(phase) else { return }
+        engine?.cancel(id: id)
     }
 }

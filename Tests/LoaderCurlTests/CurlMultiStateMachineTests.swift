@@ -4,7 +4,7 @@ import Testing
 
 @Suite("CurlMultiStateMachine")
 struct CurlMultiStateMachineTests {
-    typealias Machine = CurlMultiStateMachine<String>
+    typealias Machine = CurlMultiStateMachine<String, String>
 
     @Test func firstSubmissionStartsTheLoopAndLaterOnesWakeItOnce() {
         // Given an idle machine
@@ -253,5 +253,130 @@ struct CurlMultiStateMachineTests {
         #expect(iteration.additions.count == Machine.streamsPerMultiplexingHost)
         #expect(iteration.additions.first?.transfer == "t2")
         #expect(machine.waitingCount == 49)
+    }
+}
+
+@Suite("CurlMultiStateMachine turns and responses")
+struct CurlMultiStateMachineTurnTests {
+    typealias Machine = CurlMultiStateMachine<String, String>
+
+    @Test func changesDuringABusyTurnNeedNoWakeUpButTheCheckBeforePollingSeesThem() {
+        // Given a loop in the middle of a turn
+        var machine = Machine(maximumPerHost: 1)
+        _ = machine.submit("a", id: 1, host: "h")
+        _ = machine.beginTurn()
+
+        // When a completion callback on the loop thread starts the next load
+        let turnAgain = machine.didComplete(1)
+        let submitted = machine.submit("b", id: 2, host: "h")
+
+        // Then no wake-up is asked for, and the loop takes another turn instead of polling
+        #expect(!turnAgain)
+        #expect(submitted == .none)
+        let mayPoll = machine.willPoll()
+        #expect(!mayPoll)
+        let iteration = machine.beginTurn()
+        #expect(iteration.additions.map(\.transfer) == ["b"])
+    }
+
+    @Test func changesWhileTheLoopPollsWakeItOnce() {
+        // Given a loop that finished its turn and polls
+        var machine = Machine()
+        _ = machine.submit("a", id: 1, host: "h")
+        _ = machine.beginTurn()
+        let mayPoll = machine.willPoll()
+
+        // When two loads are submitted and one is cancelled
+        let first = machine.submit("b", id: 2, host: "h")
+        let second = machine.submit("c", id: 3, host: "h")
+        let cancel = machine.cancel(1)
+
+        // Then only the first change wakes it
+        #expect(mayPoll)
+        #expect(first == .wakeUp)
+        #expect(second == .none)
+        #expect(cancel == .none)
+        let iteration = machine.beginTurn()
+        #expect(iteration.additions.map(\.transfer) == ["b", "c"])
+        #expect(iteration.removals == [1])
+    }
+
+    @Test func builtResponsesWakeAPollingLoopAndArriveInItsNextTurn() {
+        // Given a loop that sent two responses to be built and polls
+        var machine = Machine()
+        _ = machine.submit("a", id: 1, host: "h")
+        _ = machine.beginTurn()
+        machine.willBuildResponses(count: 2)
+        let mayPoll = machine.willPoll()
+
+        // When the builder hands them back
+        let action = machine.didBuildResponses([(1, "r1"), (2, "r2")])
+
+        // Then the loop is woken and gets them, in order
+        #expect(mayPoll)
+        #expect(action == .wakeUp)
+        let iteration = machine.beginTurn()
+        #expect(iteration.responses.map(\.response) == ["r1", "r2"])
+        #expect(iteration.responses.map(\.id) == [1, 2])
+    }
+
+    @Test func responsesBuiltWhileTheLoopIsBusyNeedNoWakeUp() {
+        // Given a busy loop that sent a response to be built
+        var machine = Machine()
+        _ = machine.submit("a", id: 1, host: "h")
+        _ = machine.beginTurn()
+        machine.willBuildResponses(count: 1)
+
+        // When the response comes back before the loop polls
+        let action = machine.didBuildResponses([(1, "r1")])
+
+        // Then there's no wake-up; the check before polling sends the loop round again to take it
+        #expect(action == .none)
+        let mayPoll = machine.willPoll()
+        #expect(!mayPoll)
+        let iteration = machine.beginTurn()
+        #expect(iteration.responses.map(\.response) == ["r1"])
+    }
+
+    @Test func theLoopOfAReleasedOwnerWaitsForResponsesBeingBuilt() {
+        // Given a released owner whose last transfer finished while its response is being built
+        var machine = Machine()
+        _ = machine.submit("a", id: 1, host: "h")
+        _ = machine.beginTurn()
+        machine.willBuildResponses(count: 1)
+        _ = machine.releaseOwner()
+        let turnAgain = machine.didComplete(1)
+
+        // When the loop checks before polling
+        let mayPoll = machine.willPoll()
+
+        // Then it keeps running (and polls) until the response is back, then stops after taking it
+        #expect(!turnAgain)
+        #expect(mayPoll)
+        #expect(machine.phase == .running)
+        let action = machine.didBuildResponses([(1, "r1")])
+        #expect(action == .wakeUp)
+        let iteration = machine.beginTurn()
+        #expect(iteration.responses.map(\.response) == ["r1"])
+        #expect(iteration.shouldStop)
+        #expect(machine.phase == .stopped)
+    }
+
+    @Test func theCheckBeforePollingSendsAReleasedOwnersIdleLoopToStop() {
+        // Given a busy loop whose last transfer completes after the owner was released
+        var machine = Machine()
+        _ = machine.submit("a", id: 1, host: "h")
+        _ = machine.beginTurn()
+        let release = machine.releaseOwner()
+        _ = machine.didComplete(1)
+
+        // When the loop checks before polling
+        let mayPoll = machine.willPoll()
+
+        // Then it turns again, and that turn stops it
+        #expect(release == .none)
+        #expect(!mayPoll)
+        let iteration = machine.beginTurn()
+        #expect(iteration.shouldStop)
     }
 }

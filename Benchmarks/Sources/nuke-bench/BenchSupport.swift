@@ -59,7 +59,10 @@ func loadData(_ url: URL, with loader: any DataLoading) async throws -> Data {
     return try await withCheckedThrowingContinuation { continuation in
         _ = loader.loadData(
             with: URLRequest(url: url),
-            didReceiveData: { chunk, _ in box.data.append(chunk) },
+            didReceiveData: { chunk, _ in
+                // The first chunk is kept as is: appending it to an empty Data would copy it.
+                if box.data.isEmpty { box.data = chunk } else { box.data.append(chunk) }
+            },
             completion: { error in
                 if let error {
                     continuation.resume(throwing: error)

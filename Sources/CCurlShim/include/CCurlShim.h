@@ -88,6 +88,10 @@ static inline CURLcode CCurlShim_easy_getinfo_long(CURL *handle, CURLINFO info, 
     return curl_easy_getinfo(handle, info, value);
 }
 
+static inline CURLcode CCurlShim_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
 static inline CURLcode CCurlShim_easy_getinfo_string(CURL *handle, CURLINFO info, char **value) {
     return curl_easy_getinfo(handle, info, value);
 }

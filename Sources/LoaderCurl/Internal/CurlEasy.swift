@@ -6,10 +6,12 @@ internal import CLibCurl
 /// curl's own functions.
 ///
 /// Configured on the thread that calls `loadData`, then handed to the loop thread through the multi loop's
-/// locked state, and used only there afterwards.
+/// locked state, and used only there afterwards — until the loop ``reset()``s it into its engine's
+/// ``CurlEasyPool``, from which the next `loadData` takes it.
 final class CurlEasy: @unchecked Sendable {
     // @unchecked: the handle is used by one thread at a time — the creating thread until it's submitted,
-    // the loop thread after (the hand-over goes through a lock, which orders the accesses).
+    // the loop thread after, and (through the pool) the next transfer's creating thread; every hand-over goes
+    // through a lock, which orders the accesses.
     let handle: UnsafeMutableRawPointer
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
@@ -30,6 +32,18 @@ final class CurlEasy: @unchecked Sendable {
         curl_easy_cleanup(handle)
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
+    }
+
+    /// Puts every option back to its default (`curl_easy_reset`), as if the handle were new, keeping what curl
+    /// keeps across a reset (its receive buffer, DNS and TLS session caches); the connections belong to the multi
+    /// handle. Call only when the handle is in no multi handle.
+    func reset() {
+        curl_easy_reset(handle)
+        curl_slist_free_all(headerList)
+        headerList = nil
+        errorBuffer[0] = 0
+        // Can't fail: ERRORBUFFER exists in every libcurl.
+        _ = CCurlShim_easy_setopt_pointer(handle, CCurlShim_OPT_ERRORBUFFER, errorBuffer)
     }
 
     func set(_ option: CURLoption, _ value: Int) throws(CurlError) {
@@ -92,6 +106,23 @@ final class CurlEasy: @unchecked Sendable {
         var code = 0
         _ = CCurlShim_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
         return code
+    }
+
+    /// The number of redirects followed so far.
+    var redirectCount: Int {
+        var count = 0
+        _ = CCurlShim_easy_getinfo_long(handle, CURLINFO_REDIRECT_COUNT, &count)
+        return count
+    }
+
+    /// The last response's `Content-Length` (for a compressed body, the compressed size), or `nil` when the
+    /// response announced none.
+    var contentLength: Int64? {
+        var length: curl_off_t = -1
+        guard CCurlShim_easy_getinfo_off_t(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) == CURLE_OK,
+            length >= 0
+        else { return nil }
+        return Int64(length)
     }
 
     /// `true` when the last response came over HTTP/2 or later (so the connection multiplexes).

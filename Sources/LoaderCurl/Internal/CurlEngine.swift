@@ -1,6 +1,10 @@
 import NukeCore
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -8,7 +12,15 @@ internal import CCurlShim
 internal import CLibCurl
 
 /// Drives one curl multi handle on its own thread: `poll` → `curl_multi_perform` → completions, woken by
-/// `curl_multi_wakeup` when transfers are submitted or cancelled.
+/// `curl_multi_wakeup` when transfers are submitted or cancelled — but only while it waits in `poll`: a change
+/// made while the loop is busy (from a callback on the loop thread itself, such as a completion that starts the
+/// next load) is picked up by the check before the next poll, without a wake-up.
+///
+/// The first chunk of a transfer waits for its `HTTPURLResponse`, which a ``CurlResponseBuilder`` builds off this
+/// thread from the status and raw header lines collected here; the loop delivers the chunk (and the completion,
+/// if curl finished the transfer meanwhile) on its first turn after the response is back. The transfer's slot
+/// under the connection limits is freed as soon as curl is done with it, so the next transfer doesn't wait for
+/// the response.
 ///
 /// The loop's bookkeeping is a ``CurlMultiStateMachine`` behind a lock; its actions (start the thread, wake the
 /// loop) run after the lock is released. The thread starts with the first transfer and exits once the owning
@@ -16,8 +28,11 @@ internal import CLibCurl
 /// on the way out. Swift concurrency threads never wait for it:
 /// submitting and cancelling only take the lock briefly.
 final class CurlEngine: Sendable {
-    private let state: LockedValueBox<CurlMultiStateMachine<CurlTransfer>>
+    private let state: LockedValueBox<CurlMultiStateMachine<CurlTransfer, HTTPURLResponse?>>
     private let multi: CurlMulti
+    private let builder = CurlResponseBuilder()
+    /// The handles of finished transfers, for the next ones (see ``CurlEasyPool``).
+    let easyPool = CurlEasyPool(capacity: 16)
     private let lifecycle = LockedValueBox(Lifecycle())
 
     private struct Lifecycle {
@@ -43,9 +58,9 @@ final class CurlEngine: Sendable {
         }
     }
 
-    /// Stops `transfer` promptly: withdrawn if curl doesn't have it yet, else removed from the multi handle.
-    func cancel(_ transfer: CurlTransfer) {
-        perform(state.withLock { $0.cancel(transfer.id) })
+    /// Stops transfer `id` promptly: withdrawn if curl doesn't have it yet, else removed from the multi handle.
+    func cancel(id: Int) {
+        perform(state.withLock { $0.cancel(id) })
     }
 
     /// The loader is gone: finish the running transfers, then stop the thread.
@@ -78,7 +93,7 @@ final class CurlEngine: Sendable {
         }
     }
 
-    private func perform(_ action: CurlMultiStateMachine<CurlTransfer>.Action) {
+    private func perform(_ action: CurlMultiStateMachine<CurlTransfer, HTTPURLResponse?>.Action) {
         switch action {
         case .none, .reject:
             break
@@ -101,9 +116,12 @@ final class CurlEngine: Sendable {
 
     private func runLoop() {
         lifecycle.withLock { $0.loopThread = pthread_self() }
-        var loop = LoopState()
+        var loop = LoopState(pool: easyPool)
         while true {
-            let iteration = state.withLock { $0.nextIteration() }
+            let iteration = state.withLock { $0.beginTurn() }
+            for (id, response) in iteration.responses {
+                loop.deliver(response, to: id)
+            }
             for id in iteration.removals {
                 loop.remove(id, from: multi)
             }
@@ -116,19 +134,47 @@ final class CurlEngine: Sendable {
             for (transfer, error) in failed {
                 turnAgain = state.withLock { $0.didComplete(transfer.id) } || turnAgain
                 transfer.complete(with: error)
+                loop.recycle(transfer)
             }
             multi.perform()
-            loop.flushList.flushAll()
+            requestResponses(for: loop.flushList.flushAll(), loop: &loop)
             for (handle, result) in multi.completedTransfers() {
                 guard let transfer = loop.take(handle, from: multi) else { continue }
                 let multiplexes = transfer.showsMultiplexingHost
                 turnAgain = state.withLock { $0.didComplete(transfer.id, hostMultiplexes: multiplexes) } || turnAgain
-                transfer.finish(result: result)
+                if transfer.isWaitingForResponse {
+                    transfer.deferFinish(result: result)  // completes once its response is back
+                } else {
+                    transfer.finish(result: result)
+                    loop.recycle(transfer)
+                }
             }
-            if !turnAgain { multi.poll() }
+            if !turnAgain, state.withLock({ $0.willPoll() }) { multi.poll() }
         }
         multi.close()
         markStopped()
+    }
+
+    /// Sends the responses of `transfers` (whose bytes wait for them) to the builder, in one batch; the loop keeps
+    /// the transfers until the responses come back through ``CurlMultiStateMachine/didBuildResponses(_:)``.
+    private func requestResponses(for transfers: [CurlTransfer], loop: inout LoopState) {
+        guard !transfers.isEmpty else { return }
+        var batch: [CurlResponseParts] = []
+        batch.reserveCapacity(transfers.count)
+        for transfer in transfers where !transfer.isResponseRequested {
+            transfer.isResponseRequested = true
+            guard let parts = transfer.responseParts else {
+                transfer.flush(buildingResponse: true)
+                continue
+            }
+            batch.append(parts)
+            loop.awaitResponse(for: transfer)
+        }
+        guard !batch.isEmpty else { return }
+        state.withLock { $0.willBuildResponses(count: batch.count) }
+        builder.build(batch) { [self] responses in
+            perform(state.withLock { $0.didBuildResponses(responses) })
+        }
     }
 
     private func markStopped() {
@@ -144,8 +190,36 @@ final class CurlEngine: Sendable {
 /// The transfers inside the multi handle; owned by the loop thread.
 private struct LoopState {
     let flushList = CurlFlushList()
+    /// Where handles go once their transfers are done with them.
+    let pool: CurlEasyPool
     private var transfers: [Int: CurlTransfer] = [:]
     private var ids: [UnsafeMutableRawPointer: Int] = [:]
+    /// Transfers whose bytes (and maybe completion) wait for the response being built, in curl or not.
+    private var awaitingResponse: [Int: CurlTransfer] = [:]
+
+    init(pool: CurlEasyPool) {
+        self.pool = pool
+    }
+
+    /// Keeps `transfer` until its response comes back (``deliver(_:to:)``).
+    mutating func awaitResponse(for transfer: CurlTransfer) {
+        awaitingResponse[transfer.id] = transfer
+    }
+
+    /// The response of transfer `id` is built: delivers the bytes that waited for it, and completes the transfer
+    /// (and recycles its handle) if curl finished it meanwhile.
+    mutating func deliver(_ response: HTTPURLResponse?, to id: Int) {
+        guard let transfer = awaitingResponse.removeValue(forKey: id) else { return }
+        if transfer.response == nil { transfer.response = response }
+        transfer.flush(buildingResponse: true)
+        if transfer.finishDeferred() { recycle(transfer) }
+    }
+
+    /// Gives the handle of a transfer that is out of curl and done with it back to the pool.
+    func recycle(_ transfer: CurlTransfer) {
+        guard let easy = transfer.takeEasy() else { return }
+        pool.recycle(easy)
+    }
 
     /// Adds the transfer to curl, or returns why it can't run.
     mutating func add(_ transfer: CurlTransfer, to multi: CurlMulti) -> CurlError? {
@@ -169,6 +243,7 @@ private struct LoopState {
         guard let transfer = transfers.removeValue(forKey: id), let easy = transfer.easy else { return }
         ids[easy.handle] = nil
         multi.remove(easy)
+        recycle(transfer)
     }
 
     /// Removes a finished transfer from curl and returns it.

@@ -3,15 +3,19 @@
 final class CurlFlushList {
     private var transfers: [CurlTransfer] = []
 
+    /// Registers `transfer`, which just received its first pending bytes.
     func append(_ transfer: CurlTransfer) {
         transfers.append(transfer)
     }
 
-    /// Delivers every pending chunk, in the order the transfers first received bytes.
-    func flushAll() {
-        guard !transfers.isEmpty else { return }
+    /// Delivers every pending chunk that has its response, in the order the transfers first received bytes, and
+    /// returns the transfers whose bytes wait for their response (they are no longer registered).
+    func flushAll() -> [CurlTransfer] {
+        guard !transfers.isEmpty else { return [] }
         let current = transfers
         transfers.removeAll(keepingCapacity: true)
-        for transfer in current { transfer.flush() }
+        var waiting: [CurlTransfer] = []
+        for transfer in current where !transfer.flush(buildingResponse: false) { waiting.append(transfer) }
+        return waiting
     }
 }

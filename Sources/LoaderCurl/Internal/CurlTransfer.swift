@@ -15,8 +15,12 @@ internal import CLibCurl
 /// first checks ``phase``, so none starts once `cancel()` has returned.
 ///
 /// Body bytes that curl hands over in several write callbacks during one `curl_multi_perform` are delivered
-/// as one chunk when that call returns (``flush()``, via the loop's ``CurlFlushList``), or as soon as they reach
-/// ``maximumPendingBody``: one `didReceiveData` per transfer per loop turn instead of one per 16–64 KB.
+/// as one chunk when that call returns (``flush(buildingResponse:)``, via the loop's ``CurlFlushList``), or as
+/// soon as they reach ``maximumPendingBody``: one `didReceiveData` per transfer per loop turn instead of one per
+/// 16–100 KB. Header lines are only collected as they arrive; the first chunk waits for the `HTTPURLResponse`,
+/// which ``CurlResponseBuilder`` builds off the loop thread from ``responseParts`` (a body-less response never
+/// needs one). A transfer that curl finishes meanwhile completes once its response is back
+/// (``deferFinish(result:)``).
 final class CurlTransfer: @unchecked Sendable {
     // @unchecked: mutable fields are confined to the loop thread after submission (the hand-over goes through
     // the multi loop's lock); `phase` is a locked box; the rest is immutable.
@@ -25,7 +29,8 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     let id: Int
-    let easy: CurlEasy?
+    /// The handle, until the loop gives it back to the pool (``takeEasy()``) once the transfer is done with it.
+    private(set) var easy: CurlEasy?
     let url: URL?
     /// The key the per-host limit counts against: scheme, host and port of the request's URL.
     let hostKey: String
@@ -34,27 +39,35 @@ final class CurlTransfer: @unchecked Sendable {
     let setupError: CurlError?
 
     private let multiplexes: Bool
-    private let didReceiveData: @Sendable (Data, URLResponse) -> Void
+    let didReceiveData: @Sendable (Data, URLResponse) -> Void
     private let completion: @Sendable ((any Error)?) -> Void
     /// Loop thread only: where to register for a flush after the current `curl_multi_perform`.
     var flushList: CurlFlushList?
-    private var pendingBody = Data()
-    private var deliveredCount = 0
-    private static let maximumPendingBody = 1 << 20
-    private var headers = CurlResponseHeaders()
-    private var response: HTTPURLResponse?
+    var pendingBody = Data()
+    var deliveredCount = 0
+    static let maximumPendingBody = 1 << 20
+    var headers = CurlResponseHeaders()
+    /// The final response's status, read from curl when its first body byte arrives (0 before).
+    var statusCode = 0
+    /// Built before the first chunk is delivered (by ``CurlResponseBuilder``, or here when bytes can't wait).
+    var response: HTTPURLResponse?
+    /// Whether the loop sent ``responseParts`` to the builder.
+    var isResponseRequested = false
+    /// curl's result, kept when the transfer finished while its last bytes waited for the response.
+    private(set) var deferredResult: CURLcode?
     /// Why the transfer fails although curl may report success: a non-2xx status or the idle timeout.
-    private var failure: CurlError?
+    var failure: CurlError?
     /// Bytes of a non-2xx response's body read and dropped (so its keep-alive connection stays reusable).
-    private var discardedCount = 0
-    private static let maximumDiscardedBody = 64 * 1024
-    private var idleTimeout: IdleTimeout?
+    var discardedCount = 0
+    static let maximumDiscardedBody = 64 * 1024
+    var idleTimeout: IdleTimeout?
 
     private static let ids = LockedValueBox(0)
 
     init(
         request: URLRequest,
         configuration: CurlDataLoader.Configuration,
+        pool: CurlEasyPool?,
         didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
         completion: @escaping @Sendable ((any Error)?) -> Void
     ) {
@@ -72,7 +85,8 @@ final class CurlTransfer: @unchecked Sendable {
         var easy: CurlEasy?
         var setupError: CurlError?
         do {
-            let handle = try CurlEasy()
+            let handle: CurlEasy
+            if let pool { handle = try pool.take() } else { handle = try CurlEasy() }
             try handle.configure(for: request, configuration: configuration)
             easy = handle
         } catch {
@@ -101,8 +115,20 @@ final class CurlTransfer: @unchecked Sendable {
         return easy.usedMultiplexingProtocol
     }
 
+    /// Hands the easy handle over (to be recycled) and forgets it; `nil` if there is none or it was taken. Call on
+    /// the loop thread once the handle is out of the multi handle and the transfer needs it no more.
+    func takeEasy() -> CurlEasy? {
+        defer { easy = nil }
+        return easy
+    }
+
     /// Marks the transfer cancelled; `false` if it had already finished or been cancelled.
     func markCancelled() -> Bool {
+        Self.markCancelled(phase)
+    }
+
+    /// Marks the transfer whose phase is `phase` cancelled; `false` if it had already finished or been cancelled.
+    static func markCancelled(_ phase: LockedValueBox<Phase>) -> Bool {
         phase.withLock { phase in
             guard phase == .running else { return false }
             phase = .cancelled
@@ -110,60 +136,10 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
-    private var isRunning: Bool { phase.snapshot == .running }
+    /// Whether the transfer is neither cancelled nor finished (loop thread: checked before every callback).
+    var isRunning: Bool { phase.snapshot == .running }
 
     // MARK: Loop thread
-
-    /// A header line arrived (status lines included, for every response in a redirect chain).
-    func receiveHeader(_ bytes: UnsafeBufferPointer<CChar>) -> Int {
-        guard isRunning else { return 0 }
-        idleTimeout?.recordActivity()
-        headers.append(line: bytes)
-        return bytes.count
-    }
-
-    /// Body bytes arrived. Returns the number of bytes consumed; anything else makes curl abort the transfer.
-    func receiveBody(_ bytes: UnsafeBufferPointer<CChar>) -> Int {
-        guard isRunning else { return 0 }
-        if response == nil {
-            let response = makeResponse()
-            self.response = response
-            failure = validate(response)
-        }
-        if let failure {
-            // A small error body is read and dropped, keeping the connection reusable; a large one (or a
-            // timeout) ends the transfer.
-            guard case .unacceptableStatusCode = failure else { return 0 }
-            discardedCount += bytes.count
-            return discardedCount <= Self.maximumDiscardedBody ? bytes.count : 0
-        }
-        guard bytes.count > 0 else { return 0 }
-        if pendingBody.count + bytes.count > Self.maximumPendingBody { flush() }
-        let isFirstPending = pendingBody.isEmpty
-        if isFirstPending {
-            // Room for the rest of the announced body (up to the cap), so appends don't reallocate.
-            let remaining = Int(response?.expectedContentLength ?? -1) - deliveredCount
-            pendingBody.reserveCapacity(min(max(bytes.count, remaining), Self.maximumPendingBody))
-        }
-        pendingBody.append(UnsafeRawBufferPointer(bytes).assumingMemoryBound(to: UInt8.self))
-        if flushList == nil {
-            flush()
-        } else if isFirstPending {
-            flushList?.append(self)
-        }
-        return isRunning ? bytes.count : 0
-    }
-
-    /// Delivers the body bytes received since the last flush as one chunk (loop thread only).
-    func flush() {
-        guard !pendingBody.isEmpty, let response else { return }
-        let chunk = pendingBody
-        pendingBody = Data()
-        deliveredCount += chunk.count
-        // Checked right before the call: a cancel() that returned before this point stops it.
-        guard isRunning else { return }
-        didReceiveData(chunk, response)
-    }
 
     /// curl reports progress (at least once a second while the transfer runs). Returns `false` to abort: the
     /// transfer was cancelled, or no byte moved for the request's `timeoutInterval`.
@@ -178,10 +154,10 @@ final class CurlTransfer: @unchecked Sendable {
         return false
     }
 
-    /// curl finished the transfer with `result`; delivers the last bytes, then calls `completion` unless the
-    /// transfer was cancelled.
+    /// curl finished the transfer with `result`; delivers the last bytes (building the response here if it isn't
+    /// there yet), then calls `completion` unless the transfer was cancelled.
     func finish(result: CURLcode) {
-        flush()
+        flush(buildingResponse: true)
         let error: CurlError?
         if let failure {
             error = failure
@@ -189,10 +165,23 @@ final class CurlTransfer: @unchecked Sendable {
             let message = easy?.message(for: result) ?? result.message
             error = .transferFailed(code: CurlError.Code(result), message: message, url: currentURL)
         } else {
-            let response = self.response ?? makeResponse()
-            error = validate(response)
+            error = validate(status: statusCode != 0 ? statusCode : easy?.responseCode ?? 0)
         }
         complete(with: error)
+    }
+
+    /// curl finished the transfer while its last bytes wait for the response being built: keeps `result` for
+    /// ``finishDeferred()``.
+    func deferFinish(result: CURLcode) {
+        deferredResult = result
+    }
+
+    /// Finishes a transfer whose finish was deferred; returns `false` if it wasn't (it is still in curl).
+    func finishDeferred() -> Bool {
+        guard let result = deferredResult else { return false }
+        deferredResult = nil
+        finish(result: result)
+        return true
     }
 
     /// Calls `completion(error)` unless the transfer was cancelled or already completed.
@@ -206,20 +195,15 @@ final class CurlTransfer: @unchecked Sendable {
         completion(error)
     }
 
-    private var currentURL: URL? {
-        guard let effective = easy?.effectiveURL, effective != url?.absoluteString else { return url }
+    /// The URL of the response: the request's, or where redirects led.
+    var currentURL: URL? {
+        guard let easy, easy.redirectCount > 0, let effective = easy.effectiveURL,
+            effective != url?.absoluteString
+        else { return url }
         return URL(string: effective) ?? url
     }
 
-    private func makeResponse() -> HTTPURLResponse? {
-        guard let url = currentURL else { return nil }
-        let status = easy?.responseCode ?? 0
-        return HTTPURLResponse(
-            url: url, statusCode: status, httpVersion: headers.httpVersion, headerFields: headers.fields)
-    }
-
-    private func validate(_ response: HTTPURLResponse?) -> CurlError? {
-        let status = response?.statusCode ?? easy?.responseCode ?? 0
+    func validate(status: Int) -> CurlError? {
         guard !(200..<300).contains(status) else { return nil }
         return .unacceptableStatusCode(status, url: currentURL)
     }

@@ -1,0 +1,83 @@
+import Foundation
+internal import CLibCurl
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+// curl's header and body callbacks, and the delivery of body bytes (loop thread only).
+extension CurlTransfer {
+    /// A header line arrived (status lines included, for every response in a redirect chain).
+    func receiveHeader(_ bytes: UnsafeBufferPointer<CChar>) -> Int {
+        guard isRunning else { return 0 }
+        idleTimeout?.recordActivity()
+        headers.append(line: bytes)
+        return bytes.count
+    }
+
+    /// Body bytes arrived. Returns the number of bytes consumed; anything else makes curl abort the transfer.
+    func receiveBody(_ bytes: UnsafeBufferPointer<CChar>) -> Int {
+        guard isRunning else { return 0 }
+        if statusCode == 0 {
+            statusCode = easy?.responseCode ?? 0
+            failure = validate(status: statusCode)
+        }
+        if let failure {
+            // A small error body is read and dropped, keeping the connection reusable; a large one (or a
+            // timeout) ends the transfer.
+            guard case .unacceptableStatusCode = failure else { return 0 }
+            discardedCount += bytes.count
+            return discardedCount <= Self.maximumDiscardedBody ? bytes.count : 0
+        }
+        guard bytes.count > 0 else { return 0 }
+        if pendingBody.count + bytes.count > Self.maximumPendingBody { flush(buildingResponse: true) }
+        let isFirstPending = pendingBody.isEmpty
+        if isFirstPending {
+            // Room for the rest of the announced body (up to the cap), so appends don't reallocate.
+            let remaining = Int(easy?.contentLength ?? -1) - deliveredCount
+            pendingBody.reserveCapacity(min(max(bytes.count, remaining), Self.maximumPendingBody))
+        }
+        pendingBody.append(UnsafeRawBufferPointer(bytes).assumingMemoryBound(to: UInt8.self))
+        if flushList == nil {
+            flush(buildingResponse: true)
+        } else if isFirstPending {
+            flushList?.append(self)
+        }
+        return isRunning ? bytes.count : 0
+    }
+
+    /// Whether received bytes wait for the response (being built, or to be requested).
+    var isWaitingForResponse: Bool { response == nil && !pendingBody.isEmpty }
+
+    /// What the builder needs for this transfer's response, or `nil` without a URL (which validation rules out).
+    var responseParts: CurlResponseParts? {
+        guard let url = currentURL else { return nil }
+        return CurlResponseParts(id: id, url: url, statusCode: statusCode, headers: headers)
+    }
+
+    /// Delivers the body bytes received since the last flush as one chunk. Without a response it keeps them and
+    /// returns `false`, unless `buildingResponse`, which builds the response here first.
+    @discardableResult
+    func flush(buildingResponse: Bool) -> Bool {
+        guard !pendingBody.isEmpty else { return true }
+        guard isRunning else {
+            pendingBody = Data()  // cancelled: the bytes go nowhere
+            return true
+        }
+        if response == nil {
+            guard buildingResponse else { return false }
+            response = responseParts?.makeResponse()
+        }
+        guard let response else {
+            pendingBody = Data()  // Unreachable (the URL was validated): there is no response to deliver them with.
+            return true
+        }
+        let chunk = pendingBody
+        pendingBody = Data()
+        deliveredCount += chunk.count
+        // Checked right before the call: a cancel() that returned before this point stops it.
+        guard isRunning else { return true }
+        didReceiveData(chunk, response)
+        return true
+    }
+}

@@ -114,11 +114,16 @@ struct PipelineLoaderTests {
         let body = FixturePattern.bytes(in: 0..<300_000)
         let server = try LoopbackHTTPServer(routes: ["/img": .data(body)])
         let pipeline = makePipeline(kind)
+        // Held until the stream exists: a loopback download can end before it is made (it then replays only the
+        // `finished` event).
+        pipeline.configuration.dataLoadingQueue.isSuspended = true
         let task = pipeline.imageTask(with: server.url("/img"))
+        let events = task.events
+        pipeline.configuration.dataLoadingQueue.isSuspended = false
 
         // When its events are collected
         var progress: [ImageTask.Progress] = []
-        for await event in task.events {
+        for await event in events {
             if case let .progress(value) = event { progress.append(value) }
         }
 

@@ -84,8 +84,12 @@ import Testing
 
     @Test func cancelBeforeStartNeverLoads() async {
         let fixture = PipelineFixture()
+        // The graph is busy (as under load), so the start waits in its mailbox behind this job.
+        let busy = DispatchSemaphore(value: 0)
+        fixture.pipeline.core.mailbox.postLater { busy.wait() }
         let task = fixture.pipeline.imageTask(with: Fixtures.url("a"))
         task.cancel()
+        busy.signal()
         #expect(await task.result.error?.caseName == "cancelled")
         #expect(await fixture.liveTaskCounts() == [0, 0, 0, 0])
         #expect(fixture.loader.createdTaskCount == 0)

@@ -85,9 +85,16 @@ final class CurlTransfer: @unchecked Sendable {
         var easy: CurlEasy?
         var setupError: CurlError?
         do {
-            let handle: CurlEasy
+            var handle: CurlEasy
             if let pool { handle = try pool.take() } else { handle = try CurlEasy() }
-            try handle.configure(for: request, configuration: configuration)
+            do {
+                try handle.configure(for: request, configuration: configuration)
+            } catch where pool != nil {
+                // A reused handle can refuse an option a fresh one takes (libcurl refuses CURLOPT_BUFFERSIZE on
+                // some handles that carried an HTTP/2 transfer): configure a fresh handle instead.
+                handle = try CurlEasy()
+                try handle.configure(for: request, configuration: configuration)
+            }
             easy = handle
         } catch {
             setupError = error.with(url: request.url)

@@ -89,7 +89,7 @@ final class CurlTransfer: @unchecked Sendable {
             if let pool { handle = try pool.take() } else { handle = try CurlEasy() }
             do {
                 try handle.configure(for: request, configuration: configuration)
-            } catch where pool != nil {
+            } catch  where pool != nil {
                 // A reused handle can refuse an option a fresh one takes (libcurl refuses CURLOPT_BUFFERSIZE on
                 // some handles that carried an HTTP/2 transfer): configure a fresh handle instead.
                 handle = try CurlEasy()

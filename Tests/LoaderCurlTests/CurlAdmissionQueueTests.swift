@@ -1,3 +1,4 @@
+import NukeTestKit
 import Testing
 
 @testable import LoaderCurl
@@ -181,7 +182,7 @@ struct CurlAdmissionQueueTests {
         // Given the queue and a reference model (one list scanned in submission order on every change)
         var queue = Queue(maximumPerHost: maximumPerHost, maximumTotal: maximumTotal)
         var model = ScanModel(maximumPerHost: maximumPerHost, maximumTotal: maximumTotal)
-        var random = TestRandom(state: UInt64(maximumPerHost * 31 + maximumTotal))
+        var random = SeededRandomNumberGenerator(seed: UInt64(maximumPerHost * 31 + maximumTotal))
         var nextID = 0
 
         // When both get the same 3,000 random submissions, completions and withdrawals over four hosts
@@ -266,19 +267,6 @@ private struct ScanModel {
     }
 }
 
-/// A small deterministic PRNG, so a failing sequence replays.
-struct TestRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("FIFOQueue and MinHeap")
 struct AdmissionStorageTests {
     @Test func fifoQueueKeepsOrderAcrossCompactions() {
@@ -323,7 +311,7 @@ struct AdmissionStorageTests {
     @Test func minHeapPopsInAscendingOrder() {
         // Given a heap filled in a scrambled order
         var heap = MinHeap<Int>()
-        var random = TestRandom(state: 7)
+        var random = SeededRandomNumberGenerator(seed: 7)
         let values = (0..<500).map { _ in Int(random.next() % 1000) }
         for value in values { heap.insert(value) }
 

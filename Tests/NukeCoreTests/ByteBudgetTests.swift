@@ -54,6 +54,17 @@ import Testing
         }
     }
 
+    /// Starts a request for the image at "a" and sends `chunk` of its data.
+    private func startLoad(
+        _ loader: ManualDataLoader, _ pipeline: ImagePipeline, chunk: Data
+    ) async -> (ImageTask, ManualDataLoader.Load) {
+        let task = pipeline.imageTask(with: Fixtures.url("a"))
+        let load = await loader.load(0)
+        load.respond()
+        load.send(chunk)
+        return (task, load)
+    }
+
     private func used(_ pipeline: ImagePipeline) async -> Int {
         await pipeline.flush()
         return pipeline.core.decodingBacklog.used
@@ -62,10 +73,7 @@ import Testing
     @Test func chunksCountAsTheyArriveAndTheReceivedImageIsNoLongerCounted() async throws {
         let loader = ManualDataLoader()
         let pipeline = makePipeline(loader)
-        let task = pipeline.imageTask(with: Fixtures.url("a"))
-        let load = await loader.load(0)
-        load.respond()
-        load.send(Data([1, 2, 3, 4]))
+        let (task, load) = await startLoad(loader, pipeline, chunk: Data([1, 2, 3, 4]))
         #expect(await used(pipeline) == 4)
         load.send(Data([5, 6]))
         #expect(await used(pipeline) == 6)
@@ -79,10 +87,7 @@ import Testing
     @Test func aCancelledDownloadGivesItsBytesBack() async throws {
         let loader = ManualDataLoader()
         let pipeline = makePipeline(loader)
-        let task = pipeline.imageTask(with: Fixtures.url("a"))
-        let load = await loader.load(0)
-        load.respond()
-        load.send(Data([1, 2, 3, 4]))
+        let (task, _) = await startLoad(loader, pipeline, chunk: Data([1, 2, 3, 4]))
         #expect(await used(pipeline) == 4)
 
         task.cancel()
@@ -93,10 +98,7 @@ import Testing
         struct Failure: Error {}
         let loader = ManualDataLoader()
         let pipeline = makePipeline(loader)
-        let task = pipeline.imageTask(with: Fixtures.url("a"))
-        let load = await loader.load(0)
-        load.respond()
-        load.send(Data([1, 2, 3, 4]))
+        let (task, load) = await startLoad(loader, pipeline, chunk: Data([1, 2, 3, 4]))
         load.finish(Failure())
         _ = try? await task.image
         #expect(await used(pipeline) == 0)

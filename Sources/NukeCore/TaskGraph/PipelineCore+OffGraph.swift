@@ -99,6 +99,9 @@ enum OffGraphWorker {
     /// Runs `job` on a worker: this thread, after its current job (see above), or a new worker of a global queue.
     static func run(qos: DispatchQoS.QoSClass, _ job: @escaping @Sendable () -> Void) {
         if let backlog, backlog.isCapturing || backlog.jobs.isEmpty {
+            // One job per freed slot: a queue's drain may start the successors of slots other threads freed
+            // meanwhile (it starts all startable work), and those must keep their own threads.
+            backlog.isCapturing = false
             backlog.jobs.append(job)
             return
         }

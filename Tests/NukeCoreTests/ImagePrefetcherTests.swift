@@ -23,6 +23,33 @@ import Testing
         #expect(prefetcher.pendingCount == 0)
     }
 
+    @Test func aBatchReportsCompletionOnceEvenWhenItsFirstPrefetchFinishesWhileItIsStillAdding() async throws {
+        // Given a cache whose lookup of the second request (made by `startPrefetching` before adding it) waits
+        // until the first prefetch has finished and been stored
+        let cache = StallingCache(stallingKey: ImageCacheKey(request: ImageRequest(url: urls[1])))
+        let fixture = PipelineFixture(imageCache: nil) { $0.imageCache = cache }
+        let prefetcher = ImagePrefetcher(pipeline: fixture.pipeline, maxConcurrentRequestCount: 1)
+        let reports = LockedValueBox(0)
+        let done = Gate()
+        prefetcher.didComplete = {
+            reports.withLock { $0 += 1 }
+            done.open()
+        }
+
+        // When
+        prefetcher.startPrefetching(with: [urls[0], urls[1]])
+        await done.wait()
+        while prefetcher.pendingCount > 0 || cache.storedCount < 2 {  // Until the second prefetch is done too.
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        await fixture.pipeline.flush()
+
+        // Then the batch reported once, after both images were in the cache
+        #expect(cache.didStall)
+        #expect(reports.snapshot == 1)
+        #expect(cache.storedCount == 2)
+    }
+
     @Test func diskDestinationLoadsDataOnly() async throws {
         let dataCache = MockDataCache()
         let fixture = PipelineFixture { $0.dataCache = dataCache }
@@ -174,4 +201,39 @@ import Testing
         await fixture.loader.waitForCancellations(count: 1)
         #expect(await fixture.liveTaskCounts() == [0, 0, 0, 0])
     }
+}
+
+/// An image cache whose read of one key waits (up to a second) until another image has been stored and a moment
+/// has passed for the prefetch that stored it to finish.
+private final class StallingCache: ImageCaching, @unchecked Sendable {
+    // @unchecked: `images` and `didStallValue` are only touched under `lock`.
+    private let lock = NSLock()
+    private var images: [ImageCacheKey: ImageContainer] = [:]
+    private var didStallValue = false
+    private let stored = DispatchSemaphore(value: 0)
+    private let stallingKey: ImageCacheKey
+
+    init(stallingKey: ImageCacheKey) {
+        self.stallingKey = stallingKey
+    }
+
+    var didStall: Bool { lock.withLock { didStallValue } }
+    var storedCount: Int { lock.withLock { images.count } }
+
+    subscript(key: ImageCacheKey) -> ImageContainer? {
+        get {
+            if key == stallingKey, lock.withLock({ !didStallValue }) {
+                let isStored = stored.wait(timeout: .now() + 1) == .success
+                Thread.sleep(forTimeInterval: 0.1)  // For the prefetch that stored the image to finish.
+                lock.withLock { didStallValue = isStored }
+            }
+            return lock.withLock { images[key] }
+        }
+        set {
+            lock.withLock { images[key] = newValue }
+            if newValue != nil { stored.signal() }
+        }
+    }
+
+    func removeAll() { lock.withLock { images.removeAll() } }
 }

@@ -38,6 +38,9 @@ public final class ImagePrefetcher: Sendable {
         var entries: [PrefetchKey: Entry] = [:]
         var priority = ImageRequest.Priority.low
         var didComplete: (@Sendable () -> Void)?
+        /// The ``startPrefetching(with:)-([ImageRequest])`` calls still adding requests: until they return, the
+        /// prefetches they already added finishing doesn't mean everything finished.
+        var startsInProgress = 0
     }
 
     /// One prefetch: its slot in the prefetcher's queue and, once started, the pipeline task.
@@ -96,7 +99,8 @@ public final class ImagePrefetcher: Sendable {
 
     /// Called (on an arbitrary thread) each time the last outstanding prefetch finishes, and at the end of a
     /// ``startPrefetching(with:)-([ImageRequest])`` call that leaves nothing outstanding (every image was
-    /// already in the memory cache, say), so a caller waiting for it is never left waiting.
+    /// already in the memory cache, or every prefetch it added finished while it was still adding others), so a
+    /// caller waiting for it is never left waiting and is told once per batch.
     public var didComplete: (@Sendable () -> Void)? {
         get { state.withLock { $0.didComplete } }
         set { state.withLock { $0.didComplete = newValue } }
@@ -110,7 +114,7 @@ public final class ImagePrefetcher: Sendable {
     /// Prefetches the images for `requests` (at the prefetcher's ``priority``). Requests already being
     /// prefetched, and with the memory destination images already in the memory cache, are skipped.
     public func startPrefetching(with requests: [ImageRequest]) {
-        var didStartAny = false
+        state.withLock { $0.startsInProgress += 1 }
         for var request in requests {
             let key = makeKey(for: request)
             if destination == .memoryCache, let cached = pipeline.cache[request], !cached.isPreview {
@@ -123,7 +127,6 @@ public final class ImagePrefetcher: Sendable {
                 return state.priority
             }
             guard let priority else { continue }
-            didStartAny = true
             request.priority = priority
             let request = request
             let operation = queue.add(priority: priority) { [weak self] operation in
@@ -135,9 +138,12 @@ public final class ImagePrefetcher: Sendable {
             }
             if isStopped { operation.cancel() }
         }
-        // When this call started something, the last of its prefetches to finish reports completion.
-        guard !didStartAny else { return }
-        let didComplete = state.withLock { $0.entries.isEmpty ? $0.didComplete : nil }
+        // Prefetches that finished while this call was adding others didn't report; if nothing is outstanding now,
+        // report here (also when everything was already cached). Otherwise the last one to finish reports.
+        let didComplete = state.withLock { state -> (@Sendable () -> Void)? in
+            state.startsInProgress -= 1
+            return state.entries.isEmpty && state.startsInProgress == 0 ? state.didComplete : nil
+        }
         didComplete?()
     }
 
@@ -171,7 +177,7 @@ public final class ImagePrefetcher: Sendable {
         let didComplete = state.withLock { state -> (@Sendable () -> Void)? in
             guard state.entries[key] === entry else { return nil }
             state.entries[key] = nil
-            return state.entries.isEmpty ? state.didComplete : nil
+            return state.entries.isEmpty && state.startsInProgress == 0 ? state.didComplete : nil
         }
         didComplete?()
     }

@@ -4,28 +4,27 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A running `data(for:)` request: the bytes of an image without decoding.
+/// A running `data(for:)`, `loadData` or prefetch request: the bytes of an image without decoding. It starts, ends
+/// and changes priority through the same graph path as an ``ImageTask`` (see ``PublicTask``).
 final class DataTask: Sendable {
     typealias Output = (Data, URLResponse?)
+    typealias Outcome = Result<Output, ImagePipeline.Error>
 
     let request: ImageRequest
-    /// Called on the pipeline's actor as bytes arrive (completed, total), until the task finishes.
+    /// Called in graph jobs as bytes arrive (completed, total), until the task finishes.
     let onProgress: (@Sendable (Int64, Int64) -> Void)?
     private let state: LockedValueBox<State>
 
     private struct State {
         var priority: ImageRequest.Priority
-        var result: Result<Output, ImagePipeline.Error>?
-        var waiter: CheckedContinuation<Result<Output, ImagePipeline.Error>, Never>?
-        var onFinish: (@Sendable (Result<Output, ImagePipeline.Error>) -> Void)?
-        /// The data's hold on the pipeline's byte budget, kept until the waiter receives it.
-        var ticket: ByteBudget.Ticket?
+        var finishing = PublicTaskState<Output, CheckedContinuation<Outcome, Never>>()
+        var onFinish: (@Sendable (Outcome) -> Void)?
     }
 
     init(
         request: ImageRequest,
         onProgress: (@Sendable (Int64, Int64) -> Void)? = nil,
-        onFinish: (@Sendable (Result<Output, ImagePipeline.Error>) -> Void)? = nil
+        onFinish: (@Sendable (Outcome) -> Void)? = nil
     ) {
         self.request = request
         self.onProgress = onProgress
@@ -38,48 +37,33 @@ final class DataTask: Sendable {
         set { state.withLock { $0.priority = newValue } }
     }
 
-    var isFinished: Bool { state.withLock { $0.result != nil } }
+    var isFinished: Bool { state.withLock { $0.finishing.result != nil } }
 
-    /// Waits for the result (one waiter).
-    func wait() async -> Result<Output, ImagePipeline.Error> {
+    /// Waits for the result.
+    func wait() async -> Outcome {
         let result = await withCheckedContinuation { continuation in
-            let result = state.withLock { state in
-                if state.result == nil { state.waiter = continuation }
-                return state.result
+            if let result = state.withLock({ $0.finishing.wait(continuation) }) {
+                continuation.resume(returning: result)
             }
-            if let result { continuation.resume(returning: result) }
         }
-        state.withLock { $0.ticket.take() }?.release()  // Received (released outside the lock).
+        state.withLock { $0.finishing.didDeliver() }?.release()  // Received (released outside the lock).
         return result
     }
 
     /// Finishes the task; returns `false` if it had already finished.
     ///
-    /// - Parameter ticket: The data's hold on the pipeline's byte budget: kept until the waiter receives the
+    /// - Parameter ticket: The data's hold on the pipeline's byte budget: kept until a waiter receives the
     ///   result, or released now if nobody waits.
     @discardableResult
-    func finish(with result: Result<Output, ImagePipeline.Error>, holding ticket: ByteBudget.Ticket? = nil) -> Bool {
-        var isTicketHeld = false
-        defer { if !isTicketHeld { ticket?.release() } }
-        let taken = state.withLock {
-            state -> (
-                CheckedContinuation<Result<Output, ImagePipeline.Error>, Never>?,
-                (@Sendable (Result<Output, ImagePipeline.Error>) -> Void)?
-            )? in
-            guard state.result == nil else { return nil }
-            state.result = result
-            if state.waiter != nil, let ticket {
-                state.ticket = ticket
-                isTicketHeld = true
-            }
-            defer {
-                state.waiter = nil
-                state.onFinish = nil
-            }
-            return (state.waiter, state.onFinish)
+    func finish(with result: Outcome, holding ticket: ByteBudget.Ticket? = nil) -> Bool {
+        let (finish, onFinish) = state.withLock { state in
+            let finish = state.finishing.finish(with: result, holding: ticket)
+            defer { if finish.isFinished { state.onFinish = nil } }
+            return (finish, finish.isFinished ? state.onFinish : nil)
         }
-        guard let (waiter, onFinish) = taken else { return false }
-        waiter?.resume(returning: result)
+        finish.ticketToRelease?.release()
+        guard finish.isFinished else { return false }
+        for waiter in finish.waiters { waiter.resume(returning: result) }
         onFinish?(result)
         return true
     }

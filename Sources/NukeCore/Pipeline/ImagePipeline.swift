@@ -221,30 +221,26 @@ public final class ImagePipeline: Sendable {
         startsOnThisThread: Bool = false
     ) -> ImageTask {
         let task = ImageTask(request: request, core: core, onEvent: onEvent)
-        if isInvalidated.snapshot {
-            task.finish(with: .failure(.pipelineInvalidated))
-            return task
-        }
-        let start: Mailbox.Job = { [core, self] in
-            core.didCreate(task)
-            core.start(task, pipeline: self)
-        }
-        if startsOnThisThread { core.mailbox.post(start) } else { core.mailbox.postLater(start) }
+        start(task, onThisThread: startsOnThisThread)
         return task
     }
 
-    /// Posts the start of a data task to the graph; see ``makeImageTask(_:onEvent:startsOnThisThread:)``.
-    func start(_ task: DataTask, onThisThread: Bool = false) {
+    /// Posts the start of a public task (image or data) to the graph; see
+    /// ``makeImageTask(_:onEvent:startsOnThisThread:)``.
+    func start<Task: PublicTask>(_ task: Task, onThisThread: Bool = false) {
         if isInvalidated.snapshot {
-            task.finish(with: .failure(.pipelineInvalidated))
+            task.finish(failingWith: .pipelineInvalidated)
             return
         }
-        let start: Mailbox.Job = { [core, self] in core.start(task, pipeline: self) }
+        let start: Mailbox.Job = { [core, self] in
+            task.didCreate(core: core)
+            core.start(task, pipeline: self)
+        }
         if onThisThread { core.mailbox.post(start) } else { core.mailbox.postLater(start) }
     }
 
     func cancel(_ task: DataTask) {
-        if task.finish(with: .failure(.cancelled)) {
+        if task.finish(failingWith: .cancelled) {
             core.statistics.withLock { $0.cancellations += 1 }
             core.mailbox.post { [core] in core.cancel(task) }
         }

@@ -22,13 +22,14 @@ public final class ImageTask: Hashable, Identifiable, Sendable, CustomStringConv
     private let onEvent: (@Sendable (Event) -> Void)?
 
     private struct Storage {
+        /// The priority, cancellation and progress; its `result` mirrors `finishing.result`.
         var status: Status
-        var waiters: [CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>] = []
+        var finishing = PublicTaskState<ImageResponse, CheckedContinuation<Outcome, Never>>()
         var streams: [Int: AsyncStream<Event>.Continuation] = [:]
         var nextStreamID = 0
-        /// The result's hold on the pipeline's byte budget, kept until a waiter receives the result.
-        var ticket: ByteBudget.Ticket?
     }
+
+    typealias Outcome = Result<ImageResponse, ImagePipeline.Error>
 
     init(request: ImageRequest, core: PipelineCore, onEvent: (@Sendable (Event) -> Void)? = nil) {
         self.taskId = ImageTask.nextID.withLock { id in
@@ -166,17 +167,15 @@ public final class ImageTask: Hashable, Identifiable, Sendable, CustomStringConv
         get async throws(ImagePipeline.Error) {
             let result = await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
-                    let result = storage.withLock { state in
-                        if state.status.result == nil { state.waiters.append(continuation) }
-                        return state.status.result
+                    if let result = storage.withLock({ $0.finishing.wait(continuation) }) {
+                        continuation.resume(returning: result)
                     }
-                    if let result { continuation.resume(returning: result) }
                 }
             } onCancel: {
                 cancel()
             }
             // Received: the pipeline no longer counts the image (released outside the lock).
-            storage.withLock { $0.ticket.take() }?.release()
+            storage.withLock { $0.finishing.didDeliver() }?.release()
             return try result.get()
         }
     }
@@ -258,33 +257,22 @@ public final class ImageTask: Hashable, Identifiable, Sendable, CustomStringConv
     /// - Parameter ticket: The result's hold on the pipeline's byte budget: kept until a waiter of ``response``
     ///   receives the result, or released now if nobody waits (the result is then the app's).
     @discardableResult
-    func finish(
-        with result: Result<ImageResponse, ImagePipeline.Error>, holding ticket: ByteBudget.Ticket? = nil
-    )
-        -> Bool
-    {
-        var isTicketHeld = false
-        defer { if !isTicketHeld { ticket?.release() } }
-        let taken = storage.withLock {
+    func finish(with result: Outcome, holding ticket: ByteBudget.Ticket? = nil) -> Bool {
+        let (finish, streams) = storage.withLock {
             state -> (
-                [CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>],
+                PublicTaskState<ImageResponse, CheckedContinuation<Outcome, Never>>.Finish,
                 [AsyncStream<Event>.Continuation]
-            )? in
-            guard state.status.result == nil else { return nil }
+            ) in
+            let finish = state.finishing.finish(with: result, holding: ticket)
+            guard finish.isFinished else { return (finish, []) }
             state.status.result = result
-            if !state.waiters.isEmpty, let ticket {
-                state.ticket = ticket
-                isTicketHeld = true
-            }
-            defer {
-                state.waiters = []
-                state.streams = [:]
-            }
-            return (state.waiters, Array(state.streams.values))
+            defer { state.streams = [:] }
+            return (finish, Array(state.streams.values))
         }
-        guard let (waiters, streams) = taken else { return false }
+        finish.ticketToRelease?.release()
+        guard finish.isFinished else { return false }
         onEvent?(.finished(result))  // First, so a completion handler is scheduled before awaiting code resumes.
-        for waiter in waiters { waiter.resume(returning: result) }
+        for waiter in finish.waiters { waiter.resume(returning: result) }
         for stream in streams {
             stream.yield(.finished(result))
             stream.finish()

@@ -1,19 +1,17 @@
+import Synchronization
+
 /// The bytes the pipeline holds for requests between the network and the app: downloaded data (from its first
 /// received byte until its decode ends) and decoded or processed images (until the app receives them). New loads
 /// wait while the total is over the limit, so neither downloads nor undelivered images can pile up faster than
 /// decoders and callers consume them, whatever the number of requests.
 final class ByteBudget: Sendable {
-    private struct State {
-        var used = 0
-        var waiters: [@Sendable () -> Void] = []
-    }
-
     /// The most bytes that may be held before new loads wait.
     let limit: Int
-    private let state = LockedValueBox(State())
+    private let state: LockedValueBox<ByteBudgetState<@Sendable () -> Void>>
 
     init(limit: Int) {
         self.limit = max(0, limit)
+        self.state = LockedValueBox(ByteBudgetState(limit: self.limit))
     }
 
     /// The bytes in use now.
@@ -21,12 +19,7 @@ final class ByteBudget: Sendable {
 
     /// Runs `body` now if the budget isn't exceeded, else (in order) once it drops back to the limit.
     func whenAvailable(_ body: @escaping @Sendable () -> Void) {
-        let runNow = state.withLock { state in
-            guard state.used > limit else { return true }
-            state.waiters.append(body)
-            return false
-        }
-        if runNow { body() }
+        if state.withLock({ $0.whenAvailable(body) }) { body() }
     }
 
     /// Takes `bytes` from the budget until the returned ticket is released (or deallocated).
@@ -37,18 +30,12 @@ final class ByteBudget: Sendable {
     }
 
     fileprivate func add(_ bytes: Int) {
-        state.withLock { $0.used += bytes }
+        state.withLock { $0.add(bytes) }
     }
 
     fileprivate func give(_ bytes: Int) {
         guard bytes != 0 else { return }
-        let waiters = state.withLock { state -> [@Sendable () -> Void] in
-            state.used -= bytes
-            guard state.used <= limit else { return [] }
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter() }
+        for waiter in state.withLock({ $0.give(bytes) }) { waiter() }
     }
 
     /// Bytes taken from a budget, which may grow (a download, chunk by chunk). ``release()`` gives them back once;
@@ -56,40 +43,68 @@ final class ByteBudget: Sendable {
     /// any thread.
     final class Ticket: Sendable {
         private let budget: ByteBudget
-        private struct State {
-            var bytes = 0
-            var isReleased = false
-        }
-        private let state = LockedValueBox(State())
+        /// The bytes held, or ``released`` once given back: one atomic word, so a ticket is one allocation and
+        /// growing it takes no lock.
+        private let held = Atomic<Int>(0)
+        private static var released: Int { -1 }
 
         fileprivate init(budget: ByteBudget) {
             self.budget = budget
         }
 
-        /// The bytes the ticket holds.
-        var bytes: Int { state.withLock { $0.bytes } }
+        /// The bytes the ticket holds (0 once released).
+        var bytes: Int { max(0, held.load(ordering: .acquiring)) }
 
         /// Takes `bytes` more from the budget (nothing once released).
         func add(_ bytes: Int) {
-            let isAdded = state.withLock { state in
-                guard !state.isReleased else { return false }
-                state.bytes += bytes
-                return true
+            guard bytes != 0 else { return }
+            var current = held.load(ordering: .relaxed)
+            while current != Self.released {
+                let (exchanged, original) = held.compareExchange(
+                    expected: current, desired: current + bytes, ordering: .acquiringAndReleasing)
+                if exchanged { return budget.add(bytes) }
+                current = original
             }
-            if isAdded { budget.add(bytes) }
         }
 
         /// Gives the bytes back; later calls do nothing.
         func release() {
-            let bytes = state.withLock { state -> Int in
-                guard !state.isReleased else { return 0 }
-                state.isReleased = true
-                return state.bytes
-            }
-            budget.give(bytes)
+            let bytes = held.exchange(Self.released, ordering: .acquiringAndReleasing)
+            if bytes != Self.released { budget.give(bytes) }
         }
 
         deinit { release() }
+    }
+}
+
+/// The decisions of a ``ByteBudget`` as a value: the bytes in use, and the work waiting for them to drop back to
+/// the limit. Called under the budget's lock; the work it hands back runs after the lock is released.
+struct ByteBudgetState<Waiter> {
+    let limit: Int
+    private(set) var used = 0
+    private(set) var waiters: [Waiter] = []
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// `true`: run `waiter` now (within the limit); `false`: it waits for ``give(_:)`` to hand it back.
+    mutating func whenAvailable(_ waiter: Waiter) -> Bool {
+        guard used > limit else { return true }
+        waiters.append(waiter)
+        return false
+    }
+
+    mutating func add(_ bytes: Int) {
+        used += bytes
+    }
+
+    /// Gives `bytes` back; returns the waiters to run, in the order they came, once the total is within the limit.
+    mutating func give(_ bytes: Int) -> [Waiter] {
+        used -= bytes
+        guard used <= limit, !waiters.isEmpty else { return [] }
+        defer { waiters = [] }
+        return waiters
     }
 }
 

@@ -49,12 +49,7 @@ final class DataLoad: Sendable {
     /// Held until the load is gone; the receiver drops its load when the load ends or is cancelled, so they
     /// don't keep each other alive.
     private let receiver: any DataLoadReceiver
-    private let state = LockedValueBox(State())
-
-    private struct State {
-        var cancellables: [any Cancellable] = []
-        var isCancelled = false
-    }
+    private let state = LockedValueBox(DataLoadState<any Cancellable>())
 
     init(
         source: DataSource, request: ImageRequest, core: PipelineCore, isResumableDataEnabled: Bool,
@@ -75,23 +70,14 @@ final class DataLoad: Sendable {
 
     /// Cancels the load (now, or as soon as it starts).
     func cancel() {
-        let cancellables = state.withLock { state -> [any Cancellable] in
-            guard !state.isCancelled else { return [] }
-            state.isCancelled = true
-            defer { state.cancellables = [] }
-            return state.cancellables
-        }
+        let cancellables = state.withLock { $0.cancel() }
         ticket.release()
         for cancellable in cancellables { cancellable.cancel() }
     }
 
     /// Adds a cancellable of the running load; cancels it at once if the load was already cancelled.
     private func add(_ cancellable: any Cancellable) {
-        let cancelNow = state.withLock { state in
-            if !state.isCancelled { state.cancellables.append(cancellable) }
-            return state.isCancelled
-        }
-        if cancelNow { cancellable.cancel() }
+        if state.withLock({ $0.add(cancellable) }) == .cancelNow { cancellable.cancel() }
     }
 
     // MARK: Starting
@@ -177,6 +163,36 @@ final class DataLoad: Sendable {
     private func finish(_ error: (any Error)?, operation: TaskQueue.Operation?) {
         operation?.finish()
         core.mailbox.post { [receiver] in receiver.dataLoad(didFinishWith: error) }
+    }
+}
+
+/// The cancellation of a ``DataLoad`` as a value: the cancellables of the work it started (a Swift task, the
+/// loader's transfer), and whether it was cancelled. Called under the load's lock; the cancellables it hands back
+/// are cancelled after the lock is released.
+struct DataLoadState<Work> {
+    private(set) var isCancelled = false
+    private(set) var cancellables: [Work] = []
+
+    /// What to do with work added by ``add(_:)``.
+    enum AddAction: Equatable {
+        /// Nothing: it is cancelled with the load.
+        case keep
+        /// Cancel it now: the load was cancelled before the work started.
+        case cancelNow
+    }
+
+    mutating func add(_ work: Work) -> AddAction {
+        guard !isCancelled else { return .cancelNow }
+        cancellables.append(work)
+        return .keep
+    }
+
+    /// Marks the load cancelled; returns the work to cancel (none on later calls).
+    mutating func cancel() -> [Work] {
+        guard !isCancelled else { return [] }
+        isCancelled = true
+        defer { cancellables = [] }
+        return cancellables
     }
 }
 

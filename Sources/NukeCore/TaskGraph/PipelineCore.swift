@@ -23,12 +23,12 @@ final class PipelineCore: @unchecked Sendable {
     private let originalDataTasks: TaskPool<DataKey, TaskFetchOriginalData>
     let rateLimiter: RateLimiter?
 
-    /// A public task's hold on the graph, and how to end it from here.
+    /// A public task's hold on the graph.
     private struct ActiveTask {
         var subscription: TaskSubscription?
         /// Keeps the pipeline (and so the delegate's per-request choices) alive while the task runs.
         let pipeline: ImagePipeline
-        let fail: (ImagePipeline.Error) -> Void
+        let task: any AnyPublicTask
     }
 
     private var activeTasks: [ObjectIdentifier: ActiveTask] = [:]
@@ -64,102 +64,22 @@ final class PipelineCore: @unchecked Sendable {
 
     // MARK: Public tasks
 
-    /// Starts an image task (unless it was cancelled before it got here).
-    func start(_ task: ImageTask, pipeline: ImagePipeline) {
+    /// Starts a public task (unless it finished, e.g. was cancelled, before it got here): subscribes it to its graph
+    /// task and routes the events to it.
+    func start<Task: PublicTask>(_ task: Task, pipeline: ImagePipeline) {
         guard !task.isFinished else { return }
-        guard !isInvalidated else {
-            task.finish(with: .failure(.pipelineInvalidated))
-            didFinish(task, with: .failure(.pipelineInvalidated))
-            return
-        }
-        if hasCustomDelegate { delegate.imageTaskDidStart(task, pipeline: pipeline) }
+        guard !isInvalidated else { return task.fail(.pipelineInvalidated, core: self) }
+        task.didStart(core: self)
         let id = ObjectIdentifier(task)
-        activeTasks[id] = ActiveTask(
-            subscription: nil,
-            pipeline: pipeline,
-            fail: { [self] error in
-                if task.finish(with: .failure(error)) { self.didFinish(task, with: .failure(error)) }
-            })
-        let job = makeTaskLoadImage(for: task.request)
-        let subscription = job.subscribe(priority: task.priority, owner: .request(task.request)) {
-            [self] event in
-            self.handle(event, for: task, id: id)
-        }
-        attach(subscription, to: id)
-    }
-
-    private func handle(_ event: PipelineTask<ImageResponse>.Event, for task: ImageTask, id: ObjectIdentifier) {
-        switch event {
-        case let .value(response, isCompleted):
-            var response = response
-            response.request = task.request
-            let ticket = response.backlogTicket
-            response.backlogTicket = nil
-            if isCompleted {
-                activeTasks[id] = nil
-                if task.finish(with: .success(response), holding: ticket) {
-                    didFinish(task, with: .success(response))
-                }
-            } else {
-                task.deliver(.preview(response))
-                if hasCustomDelegate, let pipeline {
-                    delegate.imageTask(task, didReceivePreview: response, pipeline: pipeline)
-                    delegate.imageTask(task, didReceiveEvent: .preview(response), pipeline: pipeline)
-                }
-            }
-        case let .progress(value):
-            let progress = ImageTask.Progress(completed: value.completed, total: value.total)
-            task.deliver(.progress(progress))
-            if hasCustomDelegate, let pipeline {
-                delegate.imageTask(task, didUpdateProgress: progress, pipeline: pipeline)
-                delegate.imageTask(task, didReceiveEvent: .progress(progress), pipeline: pipeline)
-            }
-        case let .error(error):
-            activeTasks[id] = nil
-            if task.finish(with: .failure(error)) { didFinish(task, with: .failure(error)) }
-        }
-    }
-
-    private func didFinish(_ task: ImageTask, with result: Result<ImageResponse, ImagePipeline.Error>) {
-        guard hasCustomDelegate, let pipeline else { return }
-        delegate.imageTask(task, didCompleteWithResult: result, pipeline: pipeline)
-        delegate.imageTask(task, didReceiveEvent: .finished(result), pipeline: pipeline)
-    }
-
-    /// Tells the delegate about a new task.
-    func didCreate(_ task: ImageTask) {
-        if hasCustomDelegate, let pipeline { delegate.imageTaskCreated(task, pipeline: pipeline) }
-    }
-
-    /// Starts a data task (unless it was cancelled before it got here).
-    func start(_ task: DataTask, pipeline: ImagePipeline) {
-        guard !task.isFinished else { return }
-        guard !isInvalidated else {
-            task.finish(with: .failure(.pipelineInvalidated))
-            return
-        }
-        let id = ObjectIdentifier(task)
-        activeTasks[id] = ActiveTask(
-            subscription: nil, pipeline: pipeline, fail: { task.finish(with: .failure($0)) })
-        let job = makeTaskFetchOriginalData(for: task.request)
-        let subscription = job.subscribe(priority: task.priority, owner: .request(task.request)) {
+        activeTasks[id] = ActiveTask(subscription: nil, pipeline: pipeline, task: task)
+        let subscription = task.graphTask(in: self).subscribe(priority: task.priority, owner: .request(task.request)) {
             [self] event in
             switch event {
-            case let .value(response, isCompleted):
-                guard isCompleted else { return }
-                self.activeTasks[id] = nil
-                task.finish(with: .success((response.data, response.urlResponse)), holding: response.ticket)
-            case let .progress(value):
-                if !task.isFinished { task.onProgress?(value.completed, value.total) }
-            case let .error(error):
-                self.activeTasks[id] = nil
-                task.finish(with: .failure(error))
+            case .value(_, isCompleted: true), .error: self.activeTasks[id] = nil
+            case .value, .progress: break
             }
+            task.receive(event, core: self)
         }
-        attach(subscription, to: id)
-    }
-
-    private func attach(_ subscription: TaskSubscription?, to id: ObjectIdentifier) {
         if activeTasks[id] != nil {
             activeTasks[id]?.subscription = subscription
         } else {
@@ -167,24 +87,14 @@ final class PipelineCore: @unchecked Sendable {
         }
     }
 
-    /// Releases the graph work of a cancelled image task and reports the cancellation.
-    func cancel(_ task: ImageTask) {
+    /// Releases the graph work of a cancelled public task (other tasks may still need it) and reports the cancel.
+    func cancel(_ task: some PublicTask) {
         activeTasks.removeValue(forKey: ObjectIdentifier(task))?.subscription?.unsubscribe()
-        didFinish(task, with: .failure(.cancelled))
+        task.didFail(.cancelled, core: self)
     }
 
-    /// Releases the graph work of a cancelled data task.
-    func cancel(_ task: DataTask) {
-        activeTasks.removeValue(forKey: ObjectIdentifier(task))?.subscription?.unsubscribe()
-    }
-
-    /// Applies the latest priority of an image task.
-    func updatePriority(of task: ImageTask) {
-        activeTasks[ObjectIdentifier(task)]?.subscription?.setPriority(task.priority)
-    }
-
-    /// Applies the latest priority of a data task.
-    func updatePriority(of task: DataTask) {
+    /// Applies the latest priority of a public task to its graph work.
+    func updatePriority(of task: some PublicTask) {
         activeTasks[ObjectIdentifier(task)]?.subscription?.setPriority(task.priority)
     }
 
@@ -193,9 +103,9 @@ final class PipelineCore: @unchecked Sendable {
         isInvalidated = true
         let tasks = activeTasks.values
         activeTasks.removeAll()
-        for task in tasks {
-            task.fail(.cancelled)
-            task.subscription?.unsubscribe()
+        for active in tasks {
+            active.task.fail(.cancelled, core: self)
+            active.subscription?.unsubscribe()
         }
     }
 

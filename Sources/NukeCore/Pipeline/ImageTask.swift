@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A running image request: await its result, watch its events, change its priority or cancel it.
 ///
 /// Created by ``ImagePipeline/imageTask(with:)-(ImageRequest)`` and friends; it starts immediately. Every
@@ -32,17 +34,14 @@ public final class ImageTask: Hashable, Identifiable, Sendable, CustomStringConv
     typealias Outcome = Result<ImageResponse, ImagePipeline.Error>
 
     init(request: ImageRequest, core: PipelineCore, onEvent: (@Sendable (Event) -> Void)? = nil) {
-        self.taskId = ImageTask.nextID.withLock { id in
-            id += 1
-            return id
-        }
+        self.taskId = ImageTask.nextID.add(1, ordering: .relaxed).newValue
         self.request = request
         self.core = core
         self.storage = LockedValueBox(Storage(status: Status(priority: request.priority)))
         self.onEvent = onEvent
     }
 
-    private static let nextID = LockedValueBox<UInt64>(0)
+    private static let nextID = Atomic<UInt64>(0)
 
     // MARK: Priority and cancellation
 

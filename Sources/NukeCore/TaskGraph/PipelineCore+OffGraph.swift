@@ -77,28 +77,48 @@ extension PipelineCore {
 ///
 /// Kept work runs after the current job, one job after the other (never nested).
 enum OffGraphWorker {
-    /// A worker thread's queue of work it kept.
+    /// A worker thread's queue of work it kept; made once per thread, kept until the thread exits, so running a
+    /// job allocates nothing here.
     private final class Backlog {
         var jobs: [@Sendable () -> Void] = []
+        /// `true` while the thread runs a worker job (see ``runWorker(_:)``).
+        var isRunning = false
         /// `true` only while the thread runs a `finish` (see ``finishing(_:then:)``).
         var isCapturing = false
     }
 
-    /// The current worker thread's backlog; unset on other threads.
+    /// The current thread's backlog, released when the thread exits.
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
-        let error = pthread_key_create(&key, nil)
+        let error = pthread_key_create(&key) { backlog in
+            guard let backlog else { return }
+            Unmanaged<Backlog>.fromOpaque(backlog).release()
+        }
         precondition(error == 0, "pthread_key_create failed: \(error)")
         return key
     }()
 
-    private static var backlog: Backlog? {
-        pthread_getspecific(key).map { Unmanaged<Backlog>.fromOpaque($0).takeUnretainedValue() }
+    /// The backlog of the worker job running on this thread; `nil` on other threads and between jobs.
+    private static var runningBacklog: Backlog? {
+        guard let pointer = pthread_getspecific(key) else { return nil }
+        let backlog = Unmanaged<Backlog>.fromOpaque(pointer).takeUnretainedValue()
+        return backlog.isRunning ? backlog : nil
+    }
+
+    /// This thread's backlog, made on first use.
+    private static var threadBacklog: Backlog {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<Backlog>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let backlog = Backlog()
+        let error = pthread_setspecific(key, Unmanaged.passRetained(backlog).toOpaque())
+        precondition(error == 0, "pthread_setspecific failed: \(error)")
+        return backlog
     }
 
     /// Runs `job` on a worker: this thread, after its current job (see above), or a new worker of a global queue.
     static func run(qos: DispatchQoS.QoSClass, _ job: @escaping @Sendable () -> Void) {
-        if let backlog, backlog.isCapturing || backlog.jobs.isEmpty {
+        if let backlog = runningBacklog, backlog.isCapturing || backlog.jobs.isEmpty {
             // One job per freed slot: a queue's drain may start the successors of slots other threads freed
             // meanwhile (it starts all startable work), and those must keep their own threads.
             backlog.isCapturing = false
@@ -110,23 +130,21 @@ enum OffGraphWorker {
 
     /// Runs `job`, then (one after the other, not nested) the work this thread kept meanwhile.
     private static func runWorker(_ job: @Sendable () -> Void) {
-        let backlog = Backlog()
-        let error = pthread_setspecific(key, Unmanaged.passUnretained(backlog).toOpaque())
-        precondition(error == 0, "pthread_setspecific failed: \(error)")
+        let backlog = threadBacklog
+        backlog.isRunning = true
         job()
         // Usually one or two jobs: taken off the front (not kept until the loop ends, so what they capture is
         // freed as soon as each has run).
         while !backlog.jobs.isEmpty {
             backlog.jobs.removeFirst()()
         }
-        _ = pthread_setspecific(key, nil)
-        withExtendedLifetime(backlog) {}
+        backlog.isRunning = false
     }
 
     /// Runs `finish` (which frees a stage's slot) so that the work it starts is kept by this thread, to run after
     /// the current job; then `after`.
     static func finishing(_ finish: () -> Void, then after: () -> Void) {
-        let backlog = self.backlog
+        let backlog = runningBacklog
         backlog?.isCapturing = true
         finish()
         backlog?.isCapturing = false

@@ -81,7 +81,8 @@ final class PipelineCore: @unchecked Sendable {
             task.receive(event, core: self)
         }
         if activeTasks[id] != nil {
-            activeTasks[id]?.subscription = subscription
+            // Replaced, not mutated in place: a nested in-place update of the dictionary's value allocates.
+            activeTasks[id] = ActiveTask(subscription: subscription, pipeline: pipeline, task: task)
         } else {
             subscription?.unsubscribe()  // Finished while subscribing.
         }

@@ -28,7 +28,7 @@ class PipelineTask<Value: Sendable>: AnyPipelineTask, @unchecked Sendable {
         let handler: Handler
     }
 
-    private var subscribers: [Subscriber] = []
+    private var subscribers = SubscriberList<Subscriber>()
     private var nextSubscriberID = 0
     private var isStarted = false
 
@@ -96,8 +96,7 @@ class PipelineTask<Value: Sendable>: AnyPipelineTask, @unchecked Sendable {
     }
 
     final func unsubscribe(id: Int) {
-        guard let index = subscribers.firstIndex(where: { $0.id == id }) else { return }
-        subscribers.remove(at: index)
+        guard subscribers.remove(where: { $0.id == id }) else { return }
         if subscribers.isEmpty {
             cancel()
         } else {
@@ -106,13 +105,12 @@ class PipelineTask<Value: Sendable>: AnyPipelineTask, @unchecked Sendable {
     }
 
     final func setPriority(_ priority: ImageRequest.Priority, id: Int) {
-        guard let index = subscribers.firstIndex(where: { $0.id == id }) else { return }
-        subscribers[index].priority = priority
+        guard subscribers.update(where: { $0.id == id }, { $0.priority = priority }) else { return }
         updatePriority()
     }
 
     private func updatePriority() {
-        guard let newPriority = subscribers.lazy.map(\.priority).max(), newPriority != priority else { return }
+        guard let newPriority = subscribers.max(of: \.priority), newPriority != priority else { return }
         priority = newPriority
         operation?.priority = newPriority
         dependency?.setPriority(newPriority)
@@ -133,12 +131,14 @@ class PipelineTask<Value: Sendable>: AnyPipelineTask, @unchecked Sendable {
     /// The requests of the public tasks (image and data tasks) that wait for this task, directly or through
     /// other tasks.
     var publicRequests: [ImageRequest] {
-        subscribers.flatMap { subscriber -> [ImageRequest] in
+        var requests: [ImageRequest] = []
+        subscribers.forEach { subscriber in
             switch subscriber.owner {
-            case let .request(request): [request]
-            case let .task(task): task.publicRequests
+            case let .request(request): requests.append(request)
+            case let .task(task): requests += task.publicRequests
             }
         }
+        return requests
     }
 
     /// `true` if a public task subscribed to this task itself (not through another task).
@@ -165,16 +165,16 @@ class PipelineTask<Value: Sendable>: AnyPipelineTask, @unchecked Sendable {
 
     private func deliver(_ event: Event, isTerminal: Bool) {
         guard !isDisposed else { return }
-        if subscribers.count == 1 {
+        if let handler = subscribers.onlyElement?.handler {
             // The common case, without copying the handlers into an array.
-            let handler = subscribers[0].handler
             if isTerminal {
                 subscribers.removeAll()
                 dispose()
             }
             return handler(event)
         }
-        let handlers = subscribers.map(\.handler)
+        var handlers: [Handler] = []
+        subscribers.forEach { handlers.append($0.handler) }
         if isTerminal {
             // Leave the pool first, so a subscriber that asks for the same work again gets a new task.
             subscribers.removeAll()
@@ -229,4 +229,71 @@ struct TaskSubscription {
 
     /// Changes this subscriber's priority.
     func setPriority(_ priority: ImageRequest.Priority) { task.setPriority(priority, id: id) }
+}
+
+/// The subscribers of a task, in the order they came: the first one inline, since most tasks have exactly one,
+/// and the rest in an array that is only allocated for shared work.
+struct SubscriberList<Element> {
+    private var first: Element?
+    private var rest: [Element] = []
+
+    var isEmpty: Bool { first == nil }
+
+    /// The subscriber, if there is exactly one.
+    var onlyElement: Element? { rest.isEmpty ? first : nil }
+
+    mutating func append(_ element: Element) {
+        if first == nil {
+            first = element
+        } else {
+            rest.append(element)
+        }
+    }
+
+    /// Removes the first element that matches; returns `false` if none does.
+    mutating func remove(where matches: (Element) -> Bool) -> Bool {
+        guard let head = first else { return false }
+        if matches(head) {
+            first = rest.isEmpty ? nil : rest.removeFirst()
+            return true
+        }
+        guard let index = rest.firstIndex(where: matches) else { return false }
+        rest.remove(at: index)
+        return true
+    }
+
+    /// Changes the first element that matches; returns `false` if none does.
+    mutating func update(where matches: (Element) -> Bool, _ change: (inout Element) -> Void) -> Bool {
+        guard let head = first else { return false }
+        if matches(head) {
+            var element = head
+            change(&element)
+            first = element
+            return true
+        }
+        guard let index = rest.firstIndex(where: matches) else { return false }
+        change(&rest[index])
+        return true
+    }
+
+    mutating func removeAll() {
+        first = nil
+        rest = []
+    }
+
+    func forEach(_ body: (Element) -> Void) {
+        guard let first else { return }
+        body(first)
+        rest.forEach(body)
+    }
+
+    func contains(where matches: (Element) -> Bool) -> Bool {
+        guard let first else { return false }
+        return matches(first) || rest.contains(where: matches)
+    }
+
+    func max<T: Comparable>(of value: (Element) -> T) -> T? {
+        guard let first else { return nil }
+        return rest.reduce(value(first)) { Swift.max($0, value($1)) }
+    }
 }

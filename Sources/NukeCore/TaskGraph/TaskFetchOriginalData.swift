@@ -23,6 +23,8 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
     private var data = Data()
     private var urlResponse: URLResponse?
     private var hasReceivedData = false
+    /// `true` once room for the announced length was reserved in ``data``.
+    private var isReserved = false
     private var expectedLength: Int64 = 0
     private var resumable: ResumableData?
     /// The validator of resumed bytes, kept in case the resumed transfer is interrupted again.
@@ -124,17 +126,23 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
             if let limit = core.configuration.maximumResponseDataSize, expectedLength > limit {
                 return fail(.dataDownloadExceededMaximumSize)
             }
-            // Trust the announced length only so far: a hostile server can announce anything.
+            // Trust the announced length only so far: a hostile server can announce anything. A first chunk that
+            // is the whole body is taken as it is (below), so nothing is reserved for it.
             let reservation = min(expectedLength, Int64(core.configuration.maximumResponseDataSize ?? (8 << 20)))
-            if reservation > data.count {
+            if reservation > data.count, Int64(data.count + chunk.count) < expectedLength {
                 data.reserveCapacity(Int(reservation))
+                isReserved = true
             }
         }
         if let response { urlResponse = response }
         if let limit = core.configuration.maximumResponseDataSize, data.count + chunk.count > limit {
             return fail(.dataDownloadExceededMaximumSize)
         }
-        data.append(chunk)
+        if data.isEmpty, !isReserved {
+            data = chunk  // The loader's buffer, without a copy (the whole body, or a start to grow from).
+        } else {
+            data.append(chunk)
+        }
         core.statistics.withLock { $0.bytesLoaded += Int64(chunk.count) }
         let completed = Int64(data.count)
         if expectedLength > 0, completed > expectedLength {

@@ -50,6 +50,19 @@ class PipelineTask<Value: Sendable>: AnyPipelineTask, @unchecked Sendable {
         }
     }
 
+    /// The queued or running preview operation of this task (a progressive decode, or processing a preview): like
+    /// ``operation``, it follows the task's priority, and it is cancelled when the task is disposed.
+    var previewOperation: TaskQueue.Operation? {
+        didSet {
+            guard let previewOperation else { return }
+            if isDisposed {
+                previewOperation.cancel()
+            } else {
+                previewOperation.priority = priority
+            }
+        }
+    }
+
     /// Called when the task is cancelled, to stop work that isn't a queue operation (a load, a decode).
     var onCancelled: (() -> Void)?
 
@@ -113,19 +126,16 @@ class PipelineTask<Value: Sendable>: AnyPipelineTask, @unchecked Sendable {
         guard let newPriority = subscribers.max(of: \.priority), newPriority != priority else { return }
         priority = newPriority
         operation?.priority = newPriority
+        previewOperation?.priority = newPriority
         dependency?.setPriority(newPriority)
-        didChangePriority(newPriority)
     }
-
-    /// Called when the task's priority changed, for work besides ``operation`` (e.g. previews).
-    func didChangePriority(_ priority: ImageRequest.Priority) {}
 
     /// Called once when the task is cancelled (its last subscriber left before it finished), before its
     /// operation is cancelled, to stop work that isn't a queue operation.
     func didCancel() {}
 
-    /// Called once when the task is disposed (finished, failed or cancelled), to drop work that isn't needed
-    /// any more (e.g. a queued preview).
+    /// Called once when the task is disposed (finished, failed or cancelled), after its preview operation was
+    /// cancelled, to drop what else isn't needed any more.
     func didDispose() {}
 
     /// The requests of the public tasks (image and data tasks) that wait for this task, directly or through
@@ -200,6 +210,8 @@ class PipelineTask<Value: Sendable>: AnyPipelineTask, @unchecked Sendable {
         let dependency = self.dependency
         self.dependency = nil
         dependency?.unsubscribe()
+        previewOperation?.cancel()
+        previewOperation = nil
         didDispose()
         onDisposed?()
         onDisposed = nil

@@ -7,7 +7,6 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse>, @unchecked Send
     private let core: PipelineCore
     private let request: ImageRequest
     private var decoder: (any ImageDecoding)?
-    private var previewOperation: TaskQueue.Operation?
     private var lastPreviewTime: Double?
     private var isRetryingWithoutDiskCache = false
     /// Set once the embedded thumbnail was shown (policy `.thumbnail`): no more previews.
@@ -20,13 +19,7 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse>, @unchecked Send
         self.request = request
     }
 
-    override func didChangePriority(_ priority: ImageRequest.Priority) {
-        previewOperation?.priority = priority
-    }
-
     override func didDispose() {
-        previewOperation?.cancel()
-        previewOperation = nil
         backlogTicket?.release()  // The decode may never run (cancelled while queued).
         backlogTicket = nil
     }

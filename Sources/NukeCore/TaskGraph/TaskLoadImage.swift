@@ -8,20 +8,10 @@ import Foundation
 final class TaskLoadImage: PipelineTask<ImageResponse>, @unchecked Sendable {
     private let core: PipelineCore
     private let request: ImageRequest
-    private var previewOperation: TaskQueue.Operation?
 
     init(core: PipelineCore, request: ImageRequest) {
         self.core = core
         self.request = request
-    }
-
-    override func didChangePriority(_ priority: ImageRequest.Priority) {
-        previewOperation?.priority = priority
-    }
-
-    override func didDispose() {
-        previewOperation?.cancel()
-        previewOperation = nil
     }
 
     override func start() {

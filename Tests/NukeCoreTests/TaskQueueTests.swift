@@ -465,6 +465,38 @@ import Testing
         #expect(finished.state == .finished)
     }
 
+    /// The running operations a deallocated queue lets go of are released outside its lock, with the cancel
+    /// handlers they hold. (If they weren't, this test would deadlock.)
+    @Test func deallocatingTheQueueReleasesRunningOperationsOutsideTheLock() {
+        final class Canary: Sendable {
+            let operation: Operation
+            let deinits: LockedValueBox<Int>
+            init(_ operation: Operation, _ deinits: LockedValueBox<Int>) {
+                self.operation = operation
+                self.deinits = deinits
+            }
+            deinit {
+                _ = operation.state  // Takes the lock the queue shared with its operations.
+                deinits.withLock { $0 += 1 }
+            }
+        }
+        let deinits = LockedValueBox(0)
+        let kept: Operation
+        do {
+            let queue = TaskQueue(maxConcurrentOperationCount: 2)
+            kept = queue.add { _ in }
+            queue.add { operation in  // Held only by the queue once its work has run.
+                let canary = Canary(kept, deinits)
+                operation.onCancel { _ = canary }
+            }
+            #expect(deinits.snapshot == 0)
+        }
+        #expect(deinits.snapshot == 1)
+        #expect(kept.state == .running)
+        kept.finish()
+        #expect(kept.state == .finished)
+    }
+
     // MARK: Stress
 
     /// Threads add work with random priorities, change priorities, and suspend and resume the queue, while the

@@ -126,7 +126,8 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
             }
             // Trust the announced length only so far: a hostile server can announce anything.
             let reservation = min(expectedLength, Int64(core.configuration.maximumResponseDataSize ?? (8 << 20)))
-            if reservation > data.count {
+            // A first chunk that is the whole body is kept as it is: no second buffer, no copy.
+            if reservation > data.count && !(data.isEmpty && Int64(chunk.count) >= expectedLength) {
                 data.reserveCapacity(Int(reservation))
             }
         }
@@ -134,7 +135,11 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
         if let limit = core.configuration.maximumResponseDataSize, data.count + chunk.count > limit {
             return fail(.dataDownloadExceededMaximumSize)
         }
-        data.append(chunk)
+        if data.isEmpty && Int64(chunk.count) >= expectedLength {
+            data = chunk
+        } else {
+            data.append(chunk)
+        }
         core.statistics.withLock { $0.bytesLoaded += Int64(chunk.count) }
         let completed = Int64(data.count)
         if expectedLength > 0, completed > expectedLength {

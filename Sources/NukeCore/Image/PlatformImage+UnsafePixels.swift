@@ -28,18 +28,9 @@ extension PlatformImage {
         isOpaque: Bool = false,
         initializingPixelsWith initializer: (UnsafeMutableRawBufferPointer) throws -> Void
     ) throws {
-        let bytesPerRow = try Self.validate(width: width, height: height, scale: scale)
-        let count = bytesPerRow * height
-        let storage = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initializedCount in
-            try initializer(UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[0..<count]))
-            initializedCount = count
-        }
-        self.width = width
-        self.height = height
-        self.bytesPerRow = bytesPerRow
-        self.scale = scale
-        self.isOpaque = isOpaque
-        self.storage = storage
+        _ = try Self.validate(width: width, height: height, scale: scale)
+        try self.init(
+            unchecked: width, height: height, scale: scale, isOpaque: isOpaque, initializingPixelsWith: initializer)
         if !isPremultiplied && !isOpaque {
             premultiplyInPlace()
         }

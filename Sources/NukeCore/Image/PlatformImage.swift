@@ -12,6 +12,12 @@ public import Foundation
 ///
 /// `PlatformImage` is a value type with copy-on-write storage: copies are cheap, and it is `Sendable`.
 /// An empty image (`width == 0 && height == 0`) is valid; it is what ``ImageDecoders/Empty`` produces.
+///
+/// ## Memory
+/// The pixels of a large image (128 KB or more, about 181×181 pixels) are a memory mapping of their own, not a
+/// `malloc` block: when the last copy of the image goes away its pages go back to the system (or to a small pool
+/// of at most 16 MB that new images reuse), so a process that streams many images through a bounded cache stays
+/// bounded too. Smaller images use `malloc`.
 public struct PlatformImage: Sendable, Hashable {
     /// The width in pixels.
     public let width: Int
@@ -25,8 +31,8 @@ public struct PlatformImage: Sendable, Hashable {
     /// alpha; it is a hint that lets processors skip alpha work, never a promise the bytes are checked.
     public var isOpaque: Bool
 
-    // Internal (not private) so that `PlatformImage+UnsafePixels.swift` can adopt a buffer it built.
-    var storage: [UInt8]
+    // Internal (not private) so that the initializers in other files can set it.
+    var storage: PixelStorage
 
     /// The number of bytes in one pixel (RGBA, 8 bits each).
     public static let bytesPerPixel = 4
@@ -49,7 +55,7 @@ public struct PlatformImage: Sendable, Hashable {
         self.bytesPerRow = 0
         self.scale = 1
         self.isOpaque = true
-        self.storage = []
+        self.storage = .empty
     }
 
     /// Creates a zero-filled (fully transparent) image.
@@ -63,7 +69,7 @@ public struct PlatformImage: Sendable, Hashable {
         self.bytesPerRow = bytesPerRow
         self.scale = scale
         self.isOpaque = false
-        self.storage = [UInt8](repeating: 0, count: bytesPerRow * height)
+        self.storage = .zeroed(count: bytesPerRow * height)
     }
 
     /// Creates an image from RGBA pixel data.
@@ -93,67 +99,79 @@ public struct PlatformImage: Sendable, Hashable {
         guard !overflow, rgba.count >= required else {
             throw Error.insufficientData(count: rgba.count, required: overflow ? Int.max : required)
         }
-        self.width = width
-        self.height = height
-        self.scale = scale
-        self.isOpaque = false
-        if stride == packedRow {
-            self.bytesPerRow = packedRow
-            self.storage = rgba.count == required ? rgba : Array(rgba[0..<required])
-        } else {
-            // Repack so that the storage never holds more than the image needs.
-            self.bytesPerRow = packedRow
-            var packed = [UInt8](repeating: 0, count: packedRow * height)
-            packed.withUnsafeMutableBytes { dst in
-                rgba.withUnsafeBytes { src in
+        // Packed rows, so that the storage never holds more than the image needs.
+        self.init(unchecked: width, height: height, scale: scale, isOpaque: false) { pixels in
+            rgba.withUnsafeBytes { source in
+                guard let src = source.baseAddress, let dst = pixels.baseAddress else { return }
+                if stride == packedRow {
+                    dst.copyMemory(from: src, byteCount: required)
+                } else {
                     for y in 0..<height {
-                        let from = src.baseAddress! + y * stride
-                        (dst.baseAddress! + y * packedRow).copyMemory(from: from, byteCount: packedRow)
+                        (dst + y * packedRow).copyMemory(from: src + y * stride, byteCount: packedRow)
                     }
                 }
             }
-            self.storage = packed
         }
         if !isPremultiplied {
             premultiplyInPlace()
         }
     }
 
-    /// Adopts `pixels` as the storage without copying or validating them; for processors, which build valid
-    /// buffers themselves.
+    /// Creates an image whose tightly packed pixels `initializer` writes, without validating anything; for
+    /// codecs and processors, which check the dimensions themselves.
     ///
-    /// - Precondition: `pixels` is tightly packed premultiplied RGBA of exactly `width * height * 4` bytes,
-    ///   the dimensions are within ``maximumPixelCount`` and `scale` is positive and finite.
-    init(adopting pixels: [UInt8], width: Int, height: Int, scale: Double, isOpaque: Bool) {
-        assert(width >= 0 && height >= 0 && pixels.count == width * height * Self.bytesPerPixel)
+    /// `initializer` is called exactly once with `width * height * 4` bytes of unspecified contents and must
+    /// write all of them (or throw, and the storage is released).
+    ///
+    /// - Precondition: The dimensions are non-negative and within ``maximumPixelCount``, and `scale` is
+    ///   positive and finite.
+    init(
+        unchecked width: Int,
+        height: Int,
+        scale: Double,
+        isOpaque: Bool,
+        initializingPixelsWith initializer: (UnsafeMutableRawBufferPointer) throws -> Void
+    ) rethrows {
+        assert(width >= 0 && height >= 0 && width * height <= Self.maximumPixelCount)
+        let storage = PixelStorage.uninitialized(count: width * Self.bytesPerPixel * height)
+        try initializer(UnsafeMutableRawBufferPointer(start: storage.bytes, count: storage.count))
         self.width = width
         self.height = height
         self.bytesPerRow = width * Self.bytesPerPixel
         self.scale = scale
         self.isOpaque = isOpaque
-        self.storage = pixels
+        self.storage = storage
     }
 
     /// Calls `body` with the raw pixel bytes (see the type's documentation for the layout).
     ///
     /// The buffer is valid only for the duration of the call.
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try storage.withUnsafeBytes(body)
+        try withExtendedLifetime(storage) {
+            try body(UnsafeRawBufferPointer(start: storage.bytes, count: storage.count))
+        }
     }
 
     /// Calls `body` with mutable pixel bytes, copying the storage first if another image shares it.
     public mutating func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
-        try storage.withUnsafeMutableBytes(body)
+        if storage.count > 0 && !isKnownUniquelyReferenced(&storage) {
+            storage = storage.copy()
+        }
+        return try withExtendedLifetime(storage) {
+            try body(UnsafeMutableRawBufferPointer(start: storage.bytes, count: storage.count))
+        }
     }
 
     /// A copy of the pixel bytes (premultiplied RGBA, `bytesPerRow` stride).
-    public var bytes: [UInt8] { storage }
+    public var bytes: [UInt8] {
+        withUnsafeBytes { [UInt8]($0) }
+    }
 
     /// The premultiplied RGBA value of the pixel at (`x`, `y`), or `nil` when the point is outside the image.
     public func pixel(x: Int, y: Int) -> RGBA? {
         guard x >= 0, y >= 0, x < width, y < height else { return nil }
         let offset = y * bytesPerRow + x * Self.bytesPerPixel
-        return storage.withUnsafeBufferPointer { buffer in
+        return withUnsafeBytes { buffer in
             RGBA(r: buffer[offset], g: buffer[offset + 1], b: buffer[offset + 2], a: buffer[offset + 3])
         }
     }
@@ -162,7 +180,7 @@ public struct PlatformImage: Sendable, Hashable {
     public mutating func setPixel(_ value: RGBA, x: Int, y: Int) {
         guard x >= 0, y >= 0, x < width, y < height else { return }
         let offset = y * bytesPerRow + x * Self.bytesPerPixel
-        storage.withUnsafeMutableBufferPointer { buffer in
+        withUnsafeMutableBytes { buffer in
             buffer[offset] = value.r
             buffer[offset + 1] = value.g
             buffer[offset + 2] = value.b
@@ -173,8 +191,8 @@ public struct PlatformImage: Sendable, Hashable {
     /// The pixels with straight (non-premultiplied) alpha, tightly packed (`width * 4` bytes a row).
     public func unpremultipliedRGBA() -> [UInt8] {
         var result = [UInt8](repeating: 0, count: width * height * Self.bytesPerPixel)
-        storage.withUnsafeBufferPointer { src in
-            result.withUnsafeMutableBufferPointer { dst in
+        withUnsafeBytes { src in
+            result.withUnsafeMutableBytes { dst in
                 var out = 0
                 for y in 0..<height {
                     var offset = y * bytesPerRow
@@ -198,7 +216,7 @@ public struct PlatformImage: Sendable, Hashable {
         let width = self.width
         let height = self.height
         let bytesPerRow = self.bytesPerRow
-        storage.withUnsafeMutableBufferPointer { buffer in
+        withUnsafeMutableBytes { buffer in
             for y in 0..<height {
                 var offset = y * bytesPerRow
                 for _ in 0..<width {
@@ -213,5 +231,23 @@ public struct PlatformImage: Sendable, Hashable {
                 }
             }
         }
+    }
+}
+
+extension PlatformImage {
+    /// Equal when the dimensions, ``scale``, ``isOpaque`` and every pixel byte are equal.
+    public static func == (lhs: PlatformImage, rhs: PlatformImage) -> Bool {
+        lhs.width == rhs.width && lhs.height == rhs.height && lhs.bytesPerRow == rhs.bytesPerRow
+            && lhs.scale == rhs.scale && lhs.isOpaque == rhs.isOpaque && lhs.storage.hasSameBytes(as: rhs.storage)
+    }
+
+    /// Hashes what ``==(_:_:)`` compares, the pixel bytes included.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(width)
+        hasher.combine(height)
+        hasher.combine(bytesPerRow)
+        hasher.combine(scale)
+        hasher.combine(isOpaque)
+        withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 }

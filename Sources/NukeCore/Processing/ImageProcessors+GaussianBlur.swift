@@ -33,19 +33,17 @@ extension ImageProcessors {
             guard radius > 0 else { return image }
             let blur = BoxBlur(sigma: Double(radius))
             let (width, height) = (image.width, image.height)
-            let byteCount = width * height * PlatformImage.bytesPerPixel
             let bytesPerRow = image.bytesPerRow
-            let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, count in
+            return PlatformImage(
+                unchecked: width, height: height, scale: image.scale, isOpaque: image.isOpaque
+            ) { buffer in
                 image.withUnsafeBytes { source in
                     guard let src = source.baseAddress, let dst = buffer.baseAddress else { return }
                     blur.apply(
                         source: src.assumingMemoryBound(to: UInt8.self), bytesPerRow: bytesPerRow,
-                        width: width, height: height, into: dst)
+                        width: width, height: height, into: dst.assumingMemoryBound(to: UInt8.self))
                 }
-                count = byteCount
             }
-            return PlatformImage(
-                adopting: pixels, width: width, height: height, scale: image.scale, isOpaque: image.isOpaque)
         }
 
         /// Nuke's identifier, `com.github.kean/nuke/gaussian_blur?radius=8`. Stable: it is part of disk cache

@@ -20,18 +20,16 @@ extension ImageProcessors {
 
         func grayscaled(_ image: PlatformImage) throws -> PlatformImage {
             guard !image.isEmpty else { throw ImageProcessingError.emptyImage }
-            var pixels = image.packedPixels()
+            var result = image.packed()
             let count = image.width * image.height
-            pixels.withUnsafeMutableBufferPointer { buffer in
+            result.withUnsafeMutableBytes { buffer in
                 guard let base = buffer.baseAddress else { return }
-                let pointer = UncheckedSendable(base)
+                let pointer = UncheckedSendable(base.assumingMemoryBound(to: UInt8.self))
                 Parallel.forEachChunk(count: count, work: count) { range in
                     Kernels.grayscale(pointer.value + range.lowerBound * 4, count: range.count)
                 }
             }
-            return PlatformImage(
-                adopting: pixels, width: image.width, height: image.height, scale: image.scale,
-                isOpaque: image.isOpaque)
+            return result
         }
 
         /// `"com.github.kean/nuke/grayscale"`.

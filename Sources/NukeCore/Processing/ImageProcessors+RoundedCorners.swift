@@ -116,12 +116,12 @@ extension PlatformImage {
         let mask = ShapeMask(
             width: width, height: height, radius: radius, borderWidth: borderWidth,
             borderColor: border?.color.premultipliedRGBA ?? RGBA(r: 0, g: 0, b: 0, a: 0))
-        var pixels = packedPixels()
-        pixels.withUnsafeMutableBufferPointer { buffer in
+        var result = packed()
+        result.withUnsafeMutableBytes { buffer in
             guard let base = buffer.baseAddress else { return }
-            mask.apply(to: base)
+            mask.apply(to: base.assumingMemoryBound(to: UInt8.self))
         }
-        let opaque = isOpaque && radius == 0 && (border?.color.alpha ?? 1) == 1
-        return PlatformImage(adopting: pixels, width: width, height: height, scale: scale, isOpaque: opaque)
+        result.isOpaque = isOpaque && radius == 0 && (border?.color.alpha ?? 1) == 1
+        return result
     }
 }

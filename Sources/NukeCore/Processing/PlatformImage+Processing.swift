@@ -16,28 +16,27 @@ extension PlatformImage {
         if x == 0 && y == 0 && width == self.width && height == self.height {
             return self
         }
-        let pixels = copyPixels(x: x, y: y, width: width, height: height)
-        return PlatformImage(adopting: pixels, width: width, height: height, scale: scale, isOpaque: isOpaque)
+        return copied(x: x, y: y, width: width, height: height)
     }
 
-    /// A tightly packed copy of the pixels, for processors that modify them in place.
-    func packedPixels() -> [UInt8] {
-        guard bytesPerRow != width * Self.bytesPerPixel else { return bytes }
-        return copyPixels(x: 0, y: 0, width: width, height: height)
+    /// The image with tightly packed rows, for processors that modify the pixels in place: `self` when the rows
+    /// are packed already (so the first write copies the storage only if another image shares it), else a copy.
+    func packed() -> PlatformImage {
+        guard bytesPerRow != width * Self.bytesPerPixel else { return self }
+        return copied(x: 0, y: 0, width: width, height: height)
     }
 
-    private func copyPixels(x: Int, y: Int, width: Int, height: Int) -> [UInt8] {
+    private func copied(x: Int, y: Int, width: Int, height: Int) -> PlatformImage {
         let rowBytes = width * Self.bytesPerPixel
         let sourceStride = bytesPerRow
-        return [UInt8](unsafeUninitializedCapacity: rowBytes * height) { buffer, count in
+        return PlatformImage(unchecked: width, height: height, scale: scale, isOpaque: isOpaque) { buffer in
             withUnsafeBytes { source in
                 guard let src = source.baseAddress, let dst = buffer.baseAddress else { return }
                 for row in 0..<height {
                     let from = src + (y + row) * sourceStride + x * Self.bytesPerPixel
-                    UnsafeMutableRawPointer(dst + row * rowBytes).copyMemory(from: from, byteCount: rowBytes)
+                    (dst + row * rowBytes).copyMemory(from: from, byteCount: rowBytes)
                 }
             }
-            count = rowBytes * height
         }
     }
 }

@@ -37,16 +37,14 @@ enum Resampler {
         kernel: ResampleKernel = .lanczos3
     ) -> PlatformImage {
         let plan = Plan(image: image, region: region, width: width, height: height, kernel: kernel)
-        let byteCount = width * height * PlatformImage.bytesPerPixel
-        let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, count in
+        return PlatformImage(unchecked: width, height: height, scale: image.scale, isOpaque: image.isOpaque) { buffer in
             image.withUnsafeBytes { source in
                 guard let src = source.baseAddress, let dst = buffer.baseAddress else { return }
-                plan.run(source: src.assumingMemoryBound(to: UInt8.self), destination: dst)
+                plan.run(
+                    source: src.assumingMemoryBound(to: UInt8.self),
+                    destination: dst.assumingMemoryBound(to: UInt8.self))
             }
-            count = byteCount
         }
-        return PlatformImage(
-            adopting: pixels, width: width, height: height, scale: image.scale, isOpaque: image.isOpaque)
     }
 
     /// The box factor for a reduction by `scale` input pixels per output pixel.

@@ -93,7 +93,10 @@ struct DataLoaderTests {
     @Test func cancelStopsTheTransferSilently() async throws {
         // Given a transfer stalled mid-body
         let server = try LoopbackHTTPServer(routes: ["/stall": .stall(afterSending: Data(count: 100))])
-        let load = RecordedLoad(loader: DataLoader(), url: server.url("/stall"))
+        // (its idle timeout outlasts the test, however long a loaded machine takes to get to the cancel)
+        var request = URLRequest(url: server.url("/stall"))
+        request.timeoutInterval = 3600
+        let load = RecordedLoad(loader: DataLoader(), request: request)
         try await load.waitForFirstChunk()
 
         // When it's cancelled

@@ -70,7 +70,7 @@ extension DataLoadingConformance {
         try expect(
             slow.chunkCount >= 2,
             "/slow-chunks: \(slow.chunkCount) didReceiveData call(s) for a body sent in \(Fixtures.chunks.count) "
-                + "chunks 40 ms apart; chunks must be delivered as they arrive")
+                + "chunks \(Fixtures.slowChunkDelay) apart; chunks must be delivered as they arrive")
         try expectEqual(slow.data, Fixtures.chunks.reduce(Data(), +), "/slow-chunks")
         try await settle([stalled, slow], expectCompletion: false)
     }

@@ -41,6 +41,12 @@ extension DataLoadingConformance {
             "/pattern?size=\(1000 + index * 37)&start=\(index * 9973)"
         }
 
+        /// The gap between the chunks of `/slow-chunks`: long enough that a loader delivers them separately, and
+        /// longer under ThreadSanitizer, where a loaded machine can keep a loader's thread from running for longer.
+        static var slowChunkDelay: Duration {
+            Sanitizers.isThreadSanitizerActive ? .milliseconds(250) : .milliseconds(40)
+        }
+
         static func routes(port: Int) -> [String: LoopbackHTTPServer.Route] {
             [
                 "/static": .data(staticBody, headers: ["Content-Type": "image/png", "X-Conformance": "static"]),
@@ -49,7 +55,7 @@ extension DataLoadingConformance {
                 "/binary": .data(binaryBody),
                 "/gzip": .gzip(textBody, headers: ["Content-Type": "text/plain"]),
                 "/deflate": .deflate(textBody, headers: ["Content-Type": "text/plain"]),
-                "/slow-chunks": .chunked(chunks, delay: .milliseconds(40)),
+                "/slow-chunks": .chunked(chunks, delay: slowChunkDelay),
                 "/stall-after-prefix": .stall(afterSending: stallPrefix, declaredLength: 1 << 20),
                 "/stall": .stall,
                 "/status/404": .status(404),

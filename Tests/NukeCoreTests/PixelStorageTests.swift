@@ -121,45 +121,51 @@ import Testing
         #expect(bytes.allSatisfy { $0 == 0 })
     }
 
-    @Test func freedLargeImagesGiveTheirMemoryBack() throws {
-        // Given 100 live 4 MB images (400 MB)
-        let before = try Self.residentBytes()
-        var images: [PlatformImage] = []
+    // The two checks below count a private pool's own mappings rather than the process's resident memory, which
+    // the tests running in parallel change at the same time (a freed mapping leaves the process: munmap's contract).
+
+    @Test func freedLargeBuffersAreUnmapped() {
+        // Given 100 live 4 MB buffers (400 MB) from a pool that keeps at most two freed ones
+        let pool = PixelBufferPool(retainedByteLimit: 8 << 20, retainedCountLimit: 2)
+        let count = Self.large.width * 4 * Self.large.height
+        var buffers: [PixelStorage] = []
         for index in 0..<100 {
-            images.append(try Self.filled(Self.large.width, Self.large.height, with: UInt8(truncatingIfNeeded: index)))
+            let storage = PixelStorage.uninitialized(count: count, pool: pool)
+            storage.bytes.initializeMemory(as: UInt8.self, repeating: UInt8(truncatingIfNeeded: index), count: count)
+            buffers.append(storage)
         }
-        let held = try Self.residentBytes()
-        #expect(held - before > 300 << 20)
+        let isEveryBufferMapped = buffers.allSatisfy { $0.isMapped }
+        #expect(isEveryBufferMapped)
+        #expect(pool.mappedByteCount >= 100 * count)
 
         // When they are freed
-        images.removeAll()
+        buffers.removeAll()
 
-        // Then the memory leaves the process: all but what the shared pool keeps (and what other tests,
-        // running in parallel, allocate meanwhile)
-        let after = try Self.residentBytes()
-        #expect(held - after > 250 << 20)
-        #expect(PixelBufferPool.shared.retainedByteCount <= PixelBufferPool.shared.retainedByteLimit)
+        // Then all but the two kept ones are unmapped
+        #expect(pool.mappedByteCount == pool.retainedByteCount)
+        #expect(pool.retainedByteCount <= 2 * (count + 4096))
     }
 
-    @Test func aStreamOfLargeImagesStaysBounded() throws {
-        // Given a loop that makes 200 × 4 MB images (800 MB in all), keeping the last 8 as a cache would
-        let before = try Self.residentBytes()
-        var recent: [PlatformImage] = []
-        var peak = before
+    @Test func aStreamOfLargeBuffersStaysBounded() {
+        // Given a loop that makes 200 × 4 MB buffers (800 MB in all), keeping the last 8 as a cache would
+        let pool = PixelBufferPool(retainedByteLimit: 16 << 20, retainedCountLimit: 16)
+        let count = Self.large.width * 4 * Self.large.height
+        var recent: [PixelStorage] = []
+        var peak = 0
         for index in 0..<200 {
-            recent.append(try Self.filled(Self.large.width, Self.large.height, with: UInt8(truncatingIfNeeded: index)))
+            let storage = PixelStorage.uninitialized(count: count, pool: pool)
+            storage.bytes.initializeMemory(as: UInt8.self, repeating: UInt8(truncatingIfNeeded: index), count: count)
+            recent.append(storage)
             if recent.count > 8 {
                 recent.removeFirst()
             }
-            if index % 10 == 0 {
-                peak = max(peak, try Self.residentBytes())
-            }
+            peak = max(peak, pool.mappedByteCount)
         }
-        recent.removeAll()
 
-        // Then the process never held much more than the 8 live images and the pool (bytes, not time: a bound
-        // generous enough for tests running in parallel)
-        #expect(peak - before < 8 * 4_000_000 + PixelBufferPool.shared.retainedByteLimit + (96 << 20))
+        // Then the pool never mapped more than the 8 live buffers and what it keeps for reuse
+        #expect(peak <= 9 * (count + 4096) + pool.retainedByteLimit)
+        recent.removeAll()
+        #expect(pool.mappedByteCount == pool.retainedByteCount)
     }
 
     // MARK: - Helpers
@@ -176,13 +182,5 @@ import Testing
         try PlatformImage(width: width, height: height) { pixels in
             pixels.initializeMemory(as: UInt8.self, repeating: value)
         }
-    }
-
-    /// `VmRSS` of this process, in bytes.
-    static func residentBytes() throws -> Int {
-        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
-        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
-        let kilobytes = try #require(line.split(separator: " ").dropFirst().first.flatMap { Int($0) })
-        return kilobytes * 1024
     }
 }

@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -46,6 +47,8 @@ final class PixelBufferPool: Sendable {
     let retainedByteLimit: Int
     let retainedCountLimit: Int
     private let state = LockedValueBox(State())
+    /// The bytes of this pool's mappings that exist now: handed out or kept.
+    private let mappedBytes = Atomic<Int>(0)
     private static let pageSize = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
 
     private struct State {
@@ -61,12 +64,16 @@ final class PixelBufferPool: Sendable {
 
     deinit {
         for buffer in state.withLock({ $0.buffers }) {
-            Self.unmap(buffer)
+            unmap(buffer)
         }
     }
 
     /// The bytes the pool keeps for reuse.
     var retainedByteCount: Int { state.withLock { $0.retainedBytes } }
+
+    /// The bytes of the pool's mappings that exist now (handed out, or kept for reuse); a buffer given back
+    /// beyond the limits is unmapped and no longer counted.
+    var mappedByteCount: Int { mappedBytes.load(ordering: .relaxed) }
 
     /// A buffer of at least `byteCount` bytes: a kept one no more than a quarter larger if there is one, else a
     /// fresh mapping; `nil` when `mmap` fails (the caller falls back to `malloc`).
@@ -90,6 +97,7 @@ final class PixelBufferPool: Sendable {
         }
         let base = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
         guard let base, base != MAP_FAILED else { return nil }
+        mappedBytes.add(length, ordering: .relaxed)
         return Buffer(base: base, length: length, isZeroed: true)
     }
 
@@ -97,7 +105,7 @@ final class PixelBufferPool: Sendable {
     /// or unmaps it if it alone is over the byte limit.
     func give(_ buffer: Buffer) {
         guard buffer.length <= retainedByteLimit, retainedCountLimit > 0 else {
-            Self.unmap(buffer)
+            unmap(buffer)
             return
         }
         let evicted = state.withLock { state -> [Buffer] in
@@ -116,14 +124,15 @@ final class PixelBufferPool: Sendable {
             return evicted
         }
         for buffer in evicted {
-            Self.unmap(buffer)
+            unmap(buffer)
         }
     }
 
-    private static func unmap(_ buffer: Buffer) {
+    private func unmap(_ buffer: Buffer) {
         // munmap fails only for an invalid range, which would mean the pool's own bookkeeping is wrong.
         let result = munmap(buffer.base, buffer.length)
         assert(result == 0, "munmap failed: \(errno)")
+        mappedBytes.subtract(buffer.length, ordering: .relaxed)
     }
 
     private static func roundedToPages(_ byteCount: Int) -> Int {

@@ -1,4 +1,11 @@
-/// Shares tasks between equivalent requests: one live task per key.
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Shares tasks between equivalent requests: one live task per key. The keys (``DataKey``, ``ImageKey``,
+/// ``LoadKey``, below) say which requests are equivalent at each stage of the graph.
 final class TaskPool<Key: Hashable, PooledTask: PoolableTask> {
     private let isCoalescingEnabled: Bool
     private let onJoin: @Sendable () -> Void
@@ -39,3 +46,62 @@ protocol PoolableTask: AnyObject {
 }
 
 extension PipelineTask: PoolableTask {}
+
+// MARK: The keys of the pools
+
+/// Requests with equal data keys load the same bytes: the image identity plus every field of the URL
+/// request that can change the response.
+struct DataKey: Hashable, Sendable {
+    let imageID: String?
+    let options: ImageRequest.Options
+    let cachePolicy: UInt?
+    let method: String?
+    let headers: [String: String]?
+    let body: Data?
+
+    init(_ request: ImageRequest) {
+        imageID = request.imageID
+        // Cache options don't split the download (Nuke's behaviour): a request that reloads joins a load that
+        // is under way. Only `returnCacheDataDontLoad` does, so a request that may load never waits on one
+        // that may not.
+        options = request.options.intersection(.returnCacheDataDontLoad)
+        if case let .urlRequest(urlRequest) = request.resource {
+            cachePolicy = urlRequest.cachePolicy.rawValue
+            method = urlRequest.httpMethod.flatMap { $0.uppercased() == "GET" ? nil : $0 }
+            headers = urlRequest.allHTTPHeaderFields.flatMap { $0.isEmpty ? nil : $0 }
+            body = urlRequest.httpBody
+        } else {
+            // The same as `URLRequest(url:)`, so both forms of a request share the download.
+            cachePolicy = URLRequest.CachePolicy.useProtocolCachePolicy.rawValue
+            method = nil
+            headers = nil
+            body = nil
+        }
+    }
+}
+
+/// Requests with equal image keys share a decode: same bytes, same scale, same thumbnail.
+struct ImageKey: Hashable {
+    let data: DataKey
+    let scale: Float?
+    let thumbnail: ImageRequest.ThumbnailOptions?
+
+    init(_ request: ImageRequest) {
+        data = DataKey(request)
+        scale = request.scale
+        thumbnail = request.thumbnail
+    }
+}
+
+/// Requests with equal load keys share the whole result: same decode, options and processors.
+struct LoadKey: Hashable {
+    let image: ImageKey
+    let options: ImageRequest.Options
+    let processors: [AnyHashable]
+
+    init(_ request: ImageRequest) {
+        image = ImageKey(request)
+        options = request.options
+        processors = request.processors.map(\.hashableIdentifier)
+    }
+}

@@ -15,7 +15,7 @@ public import Foundation
 ///   crashes, hangs or allocates without bound.
 public protocol ImageDecoding: Sendable {
     /// Whether decoding is slow enough to need a thread of its own. Every decode here already runs off the
-    /// pipeline's actor on ``ImagePipeline/Configuration/imageDecodingQueue``, so the value changes nothing;
+    /// task graph on ``ImagePipeline/Configuration/imageDecodingQueue``, so the value changes nothing;
     /// it exists for decoders written for Nuke. The default is `false`, as in Nuke.
     var isAsynchronous: Bool { get }
 

@@ -31,7 +31,7 @@ extension ImagePipeline {
         /// as the disk cache key and, wrapped in ``ImageCacheKey/init(key:)``, as the memory cache key.
         func cacheKey(for request: ImageRequest, pipeline: ImagePipeline) -> String?
 
-        /// Called before `data` is written to the disk cache, off the pipeline's actor; call `completion` with
+        /// Called before `data` is written to the disk cache, off the task graph; call `completion` with
         /// the data to store (the same, or changed — e.g. encrypted), or with `nil` to store nothing. `image` is
         /// the image the data encodes when the pipeline stores an encoded processed image, `nil` for original
         /// data. Call `completion` exactly once; until it is called the entry is not written. The default
@@ -51,11 +51,11 @@ extension ImagePipeline {
         func shouldDecompress(response: ImageResponse, for request: ImageRequest, pipeline: ImagePipeline) -> Bool
 
         /// Returns the response to deliver in place of a freshly decoded one, when
-        /// ``shouldDecompress(response:for:pipeline:)`` says so. Runs off the pipeline's actor, on the decoding
+        /// ``shouldDecompress(response:for:pipeline:)`` says so. Runs off the task graph, on the decoding
         /// queue. The default returns `response` (nothing to decompress on Linux).
         func decompress(response: ImageResponse, request: ImageRequest, pipeline: ImagePipeline) -> ImageResponse
 
-        /// Called before the data loader starts, off the pipeline's actor; return the request to send, e.g. with
+        /// Called before the data loader starts, off the task graph; return the request to send, e.g. with
         /// an `Authorization` header. Cache keys and sharing are decided before, from the original request, so
         /// they stay stable. Throwing fails the task with ``ImagePipeline/Error/dataLoadingFailed(error:)``.
         func willLoadData(

@@ -5,13 +5,10 @@ import Synchronization
 /// wait while the total is over the limit, so neither downloads nor undelivered images can pile up faster than
 /// decoders and callers consume them, whatever the number of requests.
 final class ByteBudget: Sendable {
-    /// The most bytes that may be held before new loads wait.
-    let limit: Int
     private let state: LockedValueBox<ByteBudgetState<@Sendable () -> Void>>
 
     init(limit: Int) {
-        self.limit = max(0, limit)
-        self.state = LockedValueBox(ByteBudgetState(limit: self.limit))
+        self.state = LockedValueBox(ByteBudgetState(limit: max(0, limit)))
     }
 
     /// The bytes in use now.
@@ -80,6 +77,7 @@ final class ByteBudget: Sendable {
 /// The decisions of a ``ByteBudget`` as a value: the bytes in use, and the work waiting for them to drop back to
 /// the limit. Called under the budget's lock; the work it hands back runs after the lock is released.
 struct ByteBudgetState<Waiter> {
+    /// The most bytes that may be held before new work waits.
     let limit: Int
     private(set) var used = 0
     private(set) var waiters: [Waiter] = []

@@ -40,26 +40,22 @@ class PipelineTask<Value: Sendable>: AnyPipelineTask, @unchecked Sendable {
 
     /// The queued or running operation of this task; it follows the task's priority and is cancelled with it.
     var operation: TaskQueue.Operation? {
-        didSet {
-            guard let operation else { return }
-            if isDisposed {
-                operation.cancel()
-            } else {
-                operation.priority = priority
-            }
-        }
+        didSet { adopt(operation) }
     }
 
     /// The queued or running preview operation of this task (a progressive decode, or processing a preview): like
     /// ``operation``, it follows the task's priority, and it is cancelled when the task is disposed.
     var previewOperation: TaskQueue.Operation? {
-        didSet {
-            guard let previewOperation else { return }
-            if isDisposed {
-                previewOperation.cancel()
-            } else {
-                previewOperation.priority = priority
-            }
+        didSet { adopt(previewOperation) }
+    }
+
+    /// Makes a newly set operation follow the task: its priority, or a cancel if the task is already disposed.
+    private func adopt(_ operation: TaskQueue.Operation?) {
+        guard let operation else { return }
+        if isDisposed {
+            operation.cancel()
+        } else {
+            operation.priority = priority
         }
     }
 

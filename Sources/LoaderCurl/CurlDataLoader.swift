@@ -21,7 +21,9 @@ public import NukeCore
 ///   `expectedContentLength` from `Content-Length` — for a compressed body that is the compressed size), then
 ///   `completion` exactly once. Keep them short: they hold up every transfer of the loader.
 /// - **Status.** A status outside 200–299 (after redirects) fails with
-///   ``CurlError/unacceptableStatusCode(_:url:)``; that response's body is not delivered.
+///   ``CurlError/unacceptableStatusCode(_:url:)``; that response's body is not delivered. `304 Not Modified` (the
+///   answer to a conditional request the pipeline made) is a response: one empty chunk with it, then `completion(nil)`.
+///   The loader sends no conditional headers of its own.
 /// - **Cancellation.** Once `cancel()` returns no callback starts — a cancelled load ends without `completion`
 ///   (the ``DataLoading`` contract allows either). A callback already under way on the loader's thread when
 ///   another thread cancels (a chunk, or the completion of a load that just finished) may still run;

@@ -1,10 +1,11 @@
 public import Foundation
+public import NukeCore
 
 /// Why a ``CurlDataLoader`` transfer failed.
 ///
 /// libcurl failures keep curl's own result code (`CURLcode`, as ``Code``) and message, so diagnostics read like
 /// curl's (`curl: (28) Operation timed out after 1001 milliseconds with 0 bytes received`).
-public enum CurlError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum CurlError: HTTPStatusCodeError, Sendable, Equatable, CustomStringConvertible {
     /// The server answered with a status outside 200–299 (after following redirects). The body is not delivered.
     case unacceptableStatusCode(Int, url: URL?)
     /// libcurl failed the transfer: `code` is its `CURLcode`, `message` its explanation.
@@ -54,6 +55,9 @@ public enum CurlError: Error, Sendable, Equatable, CustomStringConvertible {
         if case let .unacceptableStatusCode(code, _) = self { return code }
         return nil
     }
+
+    /// The HTTP status of ``unacceptableStatusCode(_:url:)``, else `nil` (``HTTPStatusCodeError``).
+    public var httpStatusCode: Int? { statusCode }
 
     /// The curl result code of ``transferFailed(code:message:url:)``, else `nil`.
     public var code: Code? {

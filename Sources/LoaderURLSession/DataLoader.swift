@@ -15,8 +15,10 @@ public import NukeCore
 /// - **Callbacks** run on the session's serial delegate queue, in order and never concurrently: `didReceiveData`
 ///   for each chunk (with the `HTTPURLResponse`), then `completion` exactly once.
 /// - **Status.** Each response is checked by the `validate` closure (default ``validate(response:)``: a status
-///   outside 200–299 fails with ``Error/statusCodeUnacceptable(_:)``); a response it rejects fails the load with
-///   its error and the body is not delivered.
+///   outside 200–299, other than 304, fails with ``Error/statusCodeUnacceptable(_:)``); a response it rejects fails
+///   the load with its error and the body is not delivered. `304 Not Modified` (the answer to a conditional request
+///   the pipeline made) is a response: one empty chunk with it, then `completion(nil)`. The loader sends no
+///   conditional headers of its own.
 /// - **Redirects** are followed only to `http`/`https` URLs, at most ``maximumRedirects`` times; otherwise the
 ///   load fails with ``Error/redirectNotAllowed(_:)`` or ``Error/tooManyRedirects(_:)``. (FoundationNetworking
 ///   resolves a `Location` without a host, such as `file:///etc/passwd`, against the current URL, so that one
@@ -63,9 +65,10 @@ public final class DataLoader: DataLoading {
         memoryCapacity: 0, diskCapacity: 150 * 1024 * 1024, diskPath: "com.github.kean.Nuke.Cache")
 
     /// Nuke's default response check: a non-HTTP response passes; an HTTP status outside 200–299 gives
-    /// ``Error/statusCodeUnacceptable(_:)``.
+    /// ``Error/statusCodeUnacceptable(_:)``, except `304 Not Modified`, which the pipeline's HTTP cache asks for.
     @Sendable public static func validate(response: URLResponse) -> (any Swift.Error)? {
-        guard let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) else { return nil }
+        guard let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode), http.statusCode != 304
+        else { return nil }
         return Error.statusCodeUnacceptable(http.statusCode)
     }
 
@@ -127,13 +130,19 @@ public final class DataLoader: DataLoading {
     }
 
     /// Why a ``DataLoader`` load failed, besides `URLError`s from the session.
-    public enum Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Error: HTTPStatusCodeError, Sendable, Equatable, CustomStringConvertible {
         /// The server answered with a status outside 200–299.
         case statusCodeUnacceptable(Int)
         /// A redirect pointed to a URL that isn't `http`/`https`.
         case redirectNotAllowed(URL?)
         /// The load was redirected more than ``DataLoader/maximumRedirects`` times; the last target.
         case tooManyRedirects(URL?)
+
+        /// The status of ``statusCodeUnacceptable(_:)``, else `nil`.
+        public var httpStatusCode: Int? {
+            if case let .statusCodeUnacceptable(status) = self { return status }
+            return nil
+        }
 
         public var description: String {
             switch self {

@@ -1,8 +1,13 @@
+public import NukeCore
+
 extension MockDataLoader {
     /// The error a ``MockDataLoader`` completes with when the scripted status code is not 2xx.
-    public struct StatusCodeError: Error, Equatable, Sendable, CustomStringConvertible {
+    public struct StatusCodeError: HTTPStatusCodeError, Equatable, Sendable, CustomStringConvertible {
         /// The scripted HTTP status code.
         public let statusCode: Int
+
+        /// ``statusCode`` (``HTTPStatusCodeError``).
+        public var httpStatusCode: Int? { statusCode }
 
         /// Creates the error for `statusCode`.
         public init(statusCode: Int) {

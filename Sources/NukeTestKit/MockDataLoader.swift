@@ -11,8 +11,9 @@ public import NukeCore
 /// - a response (``setResponse(for:data:statusCode:headers:)``, or ``defaultData`` with status 200 for URLs
 ///   without a script): for a 2xx status, `didReceiveData` once per chunk (see ``chunkCount``) with an
 ///   `HTTPURLResponse` whose `Content-Length` header, and so `expectedContentLength`, is the body size unless
-///   the scripted headers set one; then `completion(nil)`. Empty data means no `didReceiveData` call. For any
-///   other status nothing is received and `completion` gets ``StatusCodeError``.
+///   the scripted headers set one; then `completion(nil)`. Empty data means no `didReceiveData` call. A `304`
+///   is a response too: one empty chunk with it, then `completion(nil)`. For any other status nothing is
+///   received and `completion` gets ``StatusCodeError``.
 /// - an error (``setError(for:_:)``): `completion(error)` only.
 ///
 /// After `cancel()` no callback starts (a chunk already being delivered on the queue may finish). Counters

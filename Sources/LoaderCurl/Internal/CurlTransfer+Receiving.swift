@@ -46,6 +46,14 @@ extension CurlTransfer {
         return isRunning ? bytes.count : 0
     }
 
+    /// Delivers a `304 Not Modified`, which has no body, as one empty chunk with its response.
+    func deliverNotModified(status: Int) {
+        statusCode = status
+        if response == nil { response = responseParts?.makeResponse() }
+        guard let response, isRunning else { return }
+        didReceiveData(Data(), response)
+    }
+
     /// Whether received bytes wait for the response (being built, or to be requested).
     var isWaitingForResponse: Bool { response == nil && !pendingBody.isEmpty }
 

@@ -172,7 +172,9 @@ final class CurlTransfer: @unchecked Sendable {
             let message = easy?.message(for: result) ?? result.message
             error = .transferFailed(code: CurlError.Code(result), message: message, url: currentURL)
         } else {
-            error = validate(status: statusCode != 0 ? statusCode : easy?.responseCode ?? 0)
+            let status = statusCode != 0 ? statusCode : easy?.responseCode ?? 0
+            error = validate(status: status)
+            if error == nil, status == 304, deliveredCount == 0 { deliverNotModified(status: status) }
         }
         complete(with: error)
     }
@@ -210,8 +212,10 @@ final class CurlTransfer: @unchecked Sendable {
         return URL(string: effective) ?? url
     }
 
+    /// A 2xx status passes, and so does `304 Not Modified` (the answer to a conditional request, delivered as a
+    /// response with an empty body).
     func validate(status: Int) -> CurlError? {
-        guard !(200..<300).contains(status) else { return nil }
+        guard !(200..<300).contains(status), status != 304 else { return nil }
         return .unacceptableStatusCode(status, url: currentURL)
     }
 }

@@ -19,6 +19,8 @@ final class DataLoaderTaskHandler: @unchecked Sendable {
     var response: URLResponse?
     var error: (any Error)?
     var redirectCount = 0
+    /// `true` once a chunk was delivered.
+    var hasDeliveredData = false
 
     init(
         didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
@@ -94,6 +96,7 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let handler = handler(for: dataTask), handler.error == nil, handler.isRunning else { return }
         guard let response = handler.response ?? dataTask.response else { return }
+        handler.hasDeliveredData = true
         handler.didReceiveData(data, response)
     }
 
@@ -124,6 +127,12 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
         } else if let response = handler.response ?? task.response, let failure = validate(response) {
             handler.finish(failure)
         } else {
+            // A `304 Not Modified` has no body: delivered as one empty chunk with its response.
+            if !handler.hasDeliveredData, let response = (handler.response ?? task.response) as? HTTPURLResponse,
+                response.statusCode == 304, handler.isRunning
+            {
+                handler.didReceiveData(Data(), response)
+            }
             handler.finish(nil)
         }
     }

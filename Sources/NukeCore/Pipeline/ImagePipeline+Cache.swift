@@ -97,12 +97,29 @@ extension ImagePipeline {
 
         /// The data in the disk cache for `request` (encoded image if it has processors or a thumbnail,
         /// else the original data).
+        ///
+        /// These are the stored bytes whatever their HTTP freshness (see ``cachedHTTPMetadata(for:)``); a damaged
+        /// entry reads as `nil`.
         public func cachedData(for request: ImageRequest) -> Data? {
-            guard let cache = core.readableDataCache(for: request) else { return nil }
-            return cache.cachedData(for: makeDataCacheKey(for: request))
+            guard let cache = core.readableDataCache(for: request),
+                let data = cache.cachedData(for: makeDataCacheKey(for: request))
+            else { return nil }
+            return HTTPCacheEntry(decoding: data).body
         }
 
-        /// Stores `data` in the disk cache for `request`.
+        /// The HTTP metadata stored with the disk cache entry of `request` (with
+        /// ``ImagePipeline/HTTPCachePolicy/followHeaders``), or `nil` when there is no entry or it has none (data
+        /// from a closure or a local file, stored by the app, or stored with the headers ignored). For an encoded,
+        /// processed image, it is the metadata of the original it was made from. Decide with
+        /// ``HTTPCacheMetadata/decision(at:)``.
+        public func cachedHTTPMetadata(for request: ImageRequest) -> HTTPCacheMetadata? {
+            guard let cache = core.readableDataCache(for: request),
+                let data = cache.cachedData(for: makeDataCacheKey(for: request))
+            else { return nil }
+            return HTTPCacheEntry(decoding: data).metadata
+        }
+
+        /// Stores `data` in the disk cache for `request`, without HTTP metadata: it is fresh until evicted.
         public func storeCachedData(_ data: Data, for request: ImageRequest) {
             guard !request.options.contains(.disableDiskCacheWrites), let cache = core.dataCache(for: request) else {
                 return

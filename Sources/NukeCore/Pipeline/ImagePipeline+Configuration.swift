@@ -29,6 +29,18 @@ extension ImagePipeline {
         /// What goes into ``dataCache``; see ``ImagePipeline/DataCachePolicy``. Default `.storeOriginalData`.
         public var dataCachePolicy = ImagePipeline.DataCachePolicy.storeOriginalData
 
+        /// Whether the disk cache follows the HTTP caching headers of responses (freshness, revalidation with
+        /// `304`, `no-store`, `stale-while-revalidate`, `stale-if-error`) or ignores them as Nuke does; see
+        /// ``ImagePipeline/HTTPCachePolicy``. Default ``ImagePipeline/HTTPCachePolicy/followHeaders``: it applies to
+        /// every `http(s)` load of a pipeline with a ``dataCache``. Per request, `reloadIgnoringCachedData` skips
+        /// the cache and `returnCacheDataDontLoad` serves what is stored, fresh or not.
+        public var httpCachePolicy = ImagePipeline.HTTPCachePolicy.followHeaders
+
+        /// Offline use: when a load that would revalidate a stale disk cache entry fails (a network error, or a
+        /// status that isn't a 4xx), serve the stale entry anyway — past its `stale-if-error` window and even with
+        /// `must-revalidate` — marked ``ImageResponse/isStale``. Default `false`: only `stale-if-error` allows it.
+        public var isServingStaleDataOnFailure = false
+
         /// Returns the encoder for images stored in the disk cache as encoded images (policies
         /// `.storeEncodedImages`, `.storeAll`, `.automatic`). An encoder that returns `nil` stores nothing. The
         /// core ships no codec, so the default encodes nothing; codec plugins provide encoders

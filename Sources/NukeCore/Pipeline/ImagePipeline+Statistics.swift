@@ -22,6 +22,14 @@ extension ImagePipeline {
         public var diskCacheHits = 0
         /// Image and data tasks cancelled before they finished.
         public var cancellations = 0
+        /// Conditional requests for stale disk cache entries answered `304 Not Modified`: the stored bytes were
+        /// used again (``ImagePipeline/HTTPCachePolicy/followHeaders``).
+        public var revalidations = 0
+        /// Stale disk cache entries loaded again: a conditional request answered with new bytes, or a stale entry
+        /// without a validator.
+        public var refetches = 0
+        /// Stale disk cache entries served as they were (``ImageResponse/isStale``).
+        public var staleHits = 0
 
         /// Creates empty statistics.
         public init() {}
@@ -29,7 +37,8 @@ extension ImagePipeline {
         public var description: String {
             "Statistics(loads: \(dataLoadsStarted), bytes: \(bytesLoaded), decodes: \(decodes), "
                 + "processes: \(processes), coalesced: \(coalescedJoins), memory hits: \(memoryCacheHits), "
-                + "disk hits: \(diskCacheHits), cancellations: \(cancellations))"
+                + "disk hits: \(diskCacheHits), cancellations: \(cancellations), revalidations: \(revalidations), "
+                + "refetches: \(refetches), stale hits: \(staleHits))"
         }
     }
 

@@ -14,6 +14,13 @@ public struct ImageResponse: Sendable {
     public var urlResponse: URLResponse?
     /// The cache the image came from, or `nil` when it was loaded.
     public var cacheType: CacheType?
+    /// `true` when the image came from a disk cache entry that is no longer fresh by its HTTP headers: served
+    /// while it is revalidated in the background (`stale-while-revalidate`), or because revalidating it failed
+    /// (`stale-if-error`, or ``ImagePipeline/Configuration/isServingStaleDataOnFailure``). An app can show it
+    /// as possibly out of date.
+    public var isStale = false
+    /// The HTTP metadata of the original the image was made from, when the pipeline follows the headers.
+    var httpMetadata: HTTPCacheMetadata?
     /// The pipeline's hold on the image's bytes in its byte budget, from the stage that made it until the app
     /// receives it; `nil` once delivered.
     var backlogTicket: ByteBudget.Ticket?

@@ -29,8 +29,9 @@ enum DataSource: Sendable {
 protocol DataLoadReceiver: AnyObject, Sendable {
     /// Resumable bytes were taken for this load (the request now asks for the rest).
     func dataLoad(didTake resumable: ResumableData)
-    /// A chunk of data arrived.
-    func dataLoad(didReceive data: Data, response: URLResponse?)
+    /// A chunk of data arrived; `requestTime` is when the loader was called (seconds since 1970), for the HTTP
+    /// cache's age calculation.
+    func dataLoad(didReceive data: Data, response: URLResponse?, requestTime: Double)
     /// The load ended; `error` is `nil` on success.
     func dataLoad(didFinishWith error: (any Error)?)
 }
@@ -43,6 +44,8 @@ final class DataLoad: Sendable {
     let request: ImageRequest
     let core: PipelineCore
     let isResumableDataEnabled: Bool
+    /// Headers added to the URL request unless it sets them itself: a conditional request's validators.
+    let extraHeaders: [String: String]
     /// The received bytes' hold on the decoding backlog, from the first byte (counted on the loader's thread,
     /// before the chunk waits in the mailbox); handed on with the complete data, released on failure or cancel.
     let ticket: ByteBudget.Ticket
@@ -53,12 +56,13 @@ final class DataLoad: Sendable {
 
     init(
         source: DataSource, request: ImageRequest, core: PipelineCore, isResumableDataEnabled: Bool,
-        receiver: any DataLoadReceiver
+        extraHeaders: [String: String] = [:], receiver: any DataLoadReceiver
     ) {
         self.source = source
         self.request = request
         self.core = core
         self.isResumableDataEnabled = isResumableDataEnabled
+        self.extraHeaders = extraHeaders
         self.receiver = receiver
         self.ticket = core.decodingBacklog.take(0)
     }
@@ -112,7 +116,7 @@ final class DataLoad: Sendable {
                 core.mailbox.post { [receiver] in
                     switch result {
                     case let .success(data):
-                        receiver.dataLoad(didReceive: data, response: nil)
+                        receiver.dataLoad(didReceive: data, response: nil, requestTime: 0)
                         receiver.dataLoad(didFinishWith: nil)
                     case let .failure(error):
                         receiver.dataLoad(didFinishWith: error)
@@ -121,7 +125,13 @@ final class DataLoad: Sendable {
             }
             add(TaskCancellable(task: task))
         case var .urlRequest(urlRequest):
-            if isResumableDataEnabled, let resumable = core.resumableData.take(for: DataKey(request)) {
+            for (name, value) in extraHeaders where urlRequest.value(forHTTPHeaderField: name) == nil {
+                urlRequest.setValue(value, forHTTPHeaderField: name)
+            }
+            // A conditional request asks for the whole body or none of it, never for the rest of one.
+            if isResumableDataEnabled, extraHeaders.isEmpty,
+                let resumable = core.resumableData.take(for: DataKey(request))
+            {
                 resumable.resume(&urlRequest)
                 core.mailbox.post { [receiver] in receiver.dataLoad(didTake: resumable) }
             }
@@ -150,11 +160,14 @@ final class DataLoad: Sendable {
     private func begin(_ urlRequest: URLRequest, isLocal: Bool, operation: TaskQueue.Operation?) {
         let loader = isLocal ? LocalDataLoader() : core.dataLoader(for: request)
         let mailbox = core.mailbox
+        let requestTime = Date().timeIntervalSince1970
         let cancellable = loader.loadData(
             with: urlRequest,
             didReceiveData: { [receiver, ticket] data, response in
                 ticket.add(data.count)
-                mailbox.post { [receiver] in receiver.dataLoad(didReceive: data, response: response) }
+                mailbox.post { [receiver] in
+                    receiver.dataLoad(didReceive: data, response: response, requestTime: requestTime)
+                }
             },
             completion: { [self] error in finish(error, operation: operation) })
         add(cancellable)

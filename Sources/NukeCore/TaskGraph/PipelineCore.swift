@@ -32,6 +32,8 @@ final class PipelineCore: @unchecked Sendable {
     }
 
     private var activeTasks: [ObjectIdentifier: ActiveTask] = [:]
+    /// The originals being revalidated in the background (``revalidateInBackground(_:metadata:body:)``).
+    private var revalidations: Set<DataKey> = []
     private var isInvalidated = false
 
     init(configuration: ImagePipeline.Configuration, delegate: (any ImagePipeline.Delegate)?) {
@@ -122,6 +124,29 @@ final class PipelineCore: @unchecked Sendable {
 
     func makeTaskFetchOriginalData(for request: ImageRequest) -> TaskFetchOriginalData {
         originalDataTasks.task(for: DataKey(request), make: { TaskFetchOriginalData(core: self, request: request) })
+    }
+
+    /// Revalidates a stale entry that was served (`stale-while-revalidate`) in the background, at low priority: one
+    /// conditional request per entry at a time, however many requests are served the stale entry meanwhile. Its
+    /// result goes to the disk cache only; when it brings new bytes, the memory cache's image for `request` is
+    /// removed so the next request decodes them.
+    func revalidateInBackground(_ request: ImageRequest, metadata: HTTPCacheMetadata, body: Data) {
+        let original = request.withoutProcessing
+        let key = DataKey(original)
+        guard !isInvalidated, revalidations.insert(key).inserted else { return }
+        let task = TaskFetchOriginalData(core: self, request: original, revalidating: metadata, body: body)
+        _ = task.subscribe(priority: .low, owner: .request(original)) { [self] event in
+            switch event {
+            case let .value(response, isCompleted: true):
+                response.ticket?.release()
+                if response.cacheType == nil { imageCache(for: request)?[makeImageCacheKey(for: request)] = nil }
+                revalidations.remove(key)
+            case .error:
+                revalidations.remove(key)
+            case .value, .progress:
+                break
+            }
+        }
     }
 
     // MARK: Introspection (tests)
@@ -249,15 +274,30 @@ extension PipelineCore {
     /// Writes data the pipeline made to the disk cache, through the delegate's
     /// ``ImagePipeline/Delegate/willCache(data:image:for:pipeline:completion:)`` (skipped for the default
     /// delegate, which stores the data as is).
+    ///
+    /// With `metadata` (the pipeline follows HTTP headers and the data came from an HTTP response), the bytes are
+    /// stored behind the HTTP metadata header (``HTTPCacheEntry``): as an original, or, with `isDerived`, as an
+    /// encoded image made from that original. The delegate sees the bytes without it.
     func storeData(
-        _ data: Data, image: ImageContainer?, for request: ImageRequest, key: String, in cache: any DataCaching
+        _ data: Data, image: ImageContainer?, for request: ImageRequest, key: String, in cache: any DataCaching,
+        metadata: HTTPCacheMetadata? = nil, isDerived: Bool = false
     ) {
+        let entry: @Sendable (Data) -> Data = { data in
+            guard let metadata else { return data }
+            return (isDerived ? HTTPCacheEntry.derived(metadata, body: data) : .original(metadata, body: data))
+                .encoded()
+        }
         guard hasCustomDelegate, let pipeline else {
-            return cache.storeData(data, for: key)
+            return cache.storeData(entry(data), for: key)
         }
         delegate.willCache(data: data, image: image, for: request, pipeline: pipeline) { data in
-            if let data { cache.storeData(data, for: key) }
+            if let data { cache.storeData(entry(data), for: key) }
         }
+    }
+
+    /// Whether disk cache entries follow the HTTP caching headers (``ImagePipeline/HTTPCachePolicy``).
+    var followsHTTPHeaders: Bool {
+        configuration.httpCachePolicy == .followHeaders
     }
 
     /// The disk cache to read for `request`, unless its options forbid reading.

@@ -9,6 +9,11 @@ struct DataResponse: Sendable {
     var data: Data
     var urlResponse: URLResponse?
     var cacheType: ImageResponse.CacheType?
+    /// The HTTP metadata of the response the bytes came from (the pipeline follows HTTP headers), updated by a
+    /// revalidation.
+    var httpMetadata: HTTPCacheMetadata?
+    /// `true` for a stale disk cache entry served as it is (``ImageResponse/isStale``).
+    var isStale = false
     /// The bytes' hold on the pipeline's byte budget (complete data only), released when their decode ends.
     var ticket: ByteBudget.Ticket?
 }
@@ -17,6 +22,11 @@ struct DataResponse: Sendable {
 /// loader (paced by the rate limiter, limited by the data loading queue, resumed from an interrupted download
 /// when possible), the built-in local loader for `file:`/`data:`, or the request's closure — and stores them
 /// in the disk cache as the policy says.
+///
+/// Following HTTP headers (``ImagePipeline/HTTPCachePolicy/followHeaders``), a cached original is served only while
+/// it is fresh; a stale one is kept while a conditional request revalidates it (a `304` serves it and stores its
+/// updated metadata; new bytes replace it), and served anyway when the load fails and its `stale-if-error` (or the
+/// offline option) allows.
 final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver, @unchecked Sendable {
     private let core: PipelineCore
     private let request: ImageRequest
@@ -30,16 +40,34 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
     /// The validator of resumed bytes, kept in case the resumed transfer is interrupted again.
     private var validator: String?
     private var load: DataLoad?
+    /// A stale cached original being revalidated or loaded again (following HTTP headers).
+    private var staleEntry: (metadata: HTTPCacheMetadata, body: Data)?
+    /// When the loader was called and the response arrived (seconds since 1970), for the HTTP metadata.
+    private var requestTime: Double = 0
+    private var responseTime: Double = 0
+    /// `true` once the loader answered the conditional request with `304 Not Modified`.
+    private var isNotModified = false
 
     init(core: PipelineCore, request: ImageRequest) {
         self.core = core
         self.request = request
     }
 
+    /// A background revalidation of a stale entry that was served (`stale-while-revalidate`): loads with a
+    /// conditional request and stores the result, without reading the cache first.
+    init(core: PipelineCore, request: ImageRequest, revalidating metadata: HTTPCacheMetadata, body: Data) {
+        self.core = core
+        self.request = request
+        self.staleEntry = (metadata, body)
+    }
+
     override func start() {
         guard let source = DataSource(request) else {
             send(error: .imageRequestMissing)
             return
+        }
+        if staleEntry != nil {
+            return loadIfAllowed(source)  // A background revalidation.
         }
         guard let cache = core.readableDataCache(for: request) else {
             loadIfAllowed(source)
@@ -56,13 +84,39 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
     private func didReadCache(_ data: Data?, source: DataSource) {
         guard !isDisposed else { return }
         operation = nil
-        if let data, !data.isEmpty {
-            core.statistics.withLock { $0.diskCacheHits += 1 }
-            let ticket = core.decodingBacklog.take(data.count)
-            send(value: DataResponse(data: data, urlResponse: nil, cacheType: .disk, ticket: ticket), isCompleted: true)
-        } else {
+        guard let data, !data.isEmpty else { return loadIfAllowed(source) }
+        let entry = HTTPCacheEntry(decoding: data)
+        guard let body = entry.body, !body.isEmpty else { return loadIfAllowed(source) }  // Damaged: a miss.
+        guard core.followsHTTPHeaders, let metadata = entry.metadata else {
+            return serveCached(body, metadata: entry.metadata)
+        }
+        let now = Date()
+        if request.options.contains(.returnCacheDataDontLoad) {
+            return serveCached(body, metadata: metadata, isStale: !metadata.isFresh(at: now))
+        }
+        switch metadata.decision(at: now) {
+        case .fresh:
+            serveCached(body, metadata: metadata)
+        case .staleWhileRevalidate:
+            serveCached(body, metadata: metadata, isStale: true)
+            core.revalidateInBackground(request, metadata: metadata, body: body)
+        case .revalidate, .reload:
+            staleEntry = (metadata, body)
             loadIfAllowed(source)
         }
+    }
+
+    /// Completes with bytes from the disk cache.
+    private func serveCached(_ body: Data, metadata: HTTPCacheMetadata?, isStale: Bool = false) {
+        core.statistics.withLock {
+            $0.diskCacheHits += 1
+            if isStale { $0.staleHits += 1 }
+        }
+        let ticket = core.decodingBacklog.take(body.count)
+        var response = DataResponse(data: body, urlResponse: nil, cacheType: .disk, ticket: ticket)
+        response.httpMetadata = metadata
+        response.isStale = isStale
+        send(value: response, isCompleted: true)
     }
 
     private func loadIfAllowed(_ source: DataSource) {
@@ -85,7 +139,8 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
     private func enqueueLoad(_ source: DataSource) {
         let load = DataLoad(
             source: source, request: request, core: core,
-            isResumableDataEnabled: core.configuration.isResumableDataEnabled && source.isRemote, receiver: self)
+            isResumableDataEnabled: core.configuration.isResumableDataEnabled && source.isRemote,
+            extraHeaders: staleEntry?.metadata.conditionalHeaders ?? [:], receiver: self)
         self.load = load
         if request.options.contains(.skipDataLoadingQueue) {
             load.start(operation: nil)
@@ -111,10 +166,17 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
         }
     }
 
-    func dataLoad(didReceive chunk: Data, response: URLResponse?) {
-        guard !isDisposed else { return }
+    func dataLoad(didReceive chunk: Data, response: URLResponse?, requestTime: Double) {
+        guard !isDisposed, !isNotModified else { return }
         if !hasReceivedData {
             hasReceivedData = true
+            self.requestTime = requestTime
+            responseTime = Date().timeIntervalSince1970
+            if let http = response as? HTTPURLResponse, http.statusCode == 304 {
+                urlResponse = http
+                isNotModified = true  // No body; the stored one is served when the load ends.
+                return
+            }
             if let resumable, let response, resumable.isResumed(by: response) {
                 data = resumable.data
                 validator = resumable.validator
@@ -159,8 +221,15 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
         guard !isDisposed else { return }
         let ticket = load?.ticket
         load = nil
+        if isNotModified, error == nil, let staleEntry {
+            ticket?.release()
+            return didRevalidate(staleEntry)
+        }
         if let error {
             ticket?.release()
+            if let staleEntry, servesStale(staleEntry.metadata, after: error) {
+                return serveCached(staleEntry.body, metadata: staleEntry.metadata, isStale: true)
+            }
             saveResumableData()
             send(error: .dataLoadingFailed(error: error))
             return
@@ -170,10 +239,43 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
             send(error: .dataIsEmpty)
             return
         }
-        let response = DataResponse(data: data, urlResponse: urlResponse, ticket: ticket)
+        var response = DataResponse(data: data, urlResponse: urlResponse, ticket: ticket)
         data = Data()
-        storeInDataCacheIfNeeded(response.data)
+        if staleEntry != nil {
+            core.statistics.withLock { $0.refetches += 1 }
+        }
+        if core.followsHTTPHeaders, let http = urlResponse as? HTTPURLResponse {
+            response.httpMetadata = HTTPCacheMetadata(
+                response: http, requestTime: Date(timeIntervalSince1970: requestTime),
+                responseTime: Date(timeIntervalSince1970: responseTime))
+        }
+        storeInDataCacheIfNeeded(response.data, metadata: response.httpMetadata)
         send(value: response, isCompleted: true)
+    }
+
+    /// A `304 Not Modified` confirmed the stale entry: serves its bytes and stores its updated metadata.
+    private func didRevalidate(_ entry: (metadata: HTTPCacheMetadata, body: Data)) {
+        core.statistics.withLock { $0.revalidations += 1 }
+        var metadata = entry.metadata
+        if let http = urlResponse as? HTTPURLResponse {
+            metadata = metadata.updated(
+                with: http, requestTime: Date(timeIntervalSince1970: requestTime),
+                responseTime: Date(timeIntervalSince1970: responseTime))
+        }
+        storeInDataCacheIfNeeded(entry.body, metadata: metadata)
+        let ticket = core.decodingBacklog.take(entry.body.count)
+        var response = DataResponse(data: entry.body, urlResponse: urlResponse, cacheType: .disk, ticket: ticket)
+        response.httpMetadata = metadata
+        send(value: response, isCompleted: true)
+    }
+
+    /// Whether a stale entry is served after its revalidation failed with `error`: for a network error or a
+    /// status other than 4xx, within `stale-if-error`, or always with the offline option.
+    private func servesStale(_ metadata: HTTPCacheMetadata, after error: any Error) -> Bool {
+        if let status = (error as? any HTTPStatusCodeError)?.httpStatusCode, (400..<500).contains(status) {
+            return false
+        }
+        return core.configuration.isServingStaleDataOnFailure || metadata.allowsStaleOnError(at: Date())
     }
 
     /// Stops the load and fails the task.
@@ -199,7 +301,9 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
         resumable = nil
     }
 
-    private func storeInDataCacheIfNeeded(_ data: Data) {
+    /// Stores the original; with HTTP `metadata`, behind its header — or, for a response that must not be stored
+    /// (`no-store`), removes what was stored before instead.
+    private func storeInDataCacheIfNeeded(_ data: Data, metadata: HTTPCacheMetadata?) {
         guard !request.isLocalResource, let cache = core.dataCache(for: request) else { return }
         let requests = publicRequests
         guard requests.contains(where: { !$0.options.contains(.disableDiskCacheWrites) }) else { return }
@@ -213,6 +317,18 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
         }
         // `storeData` returns at once by contract (a cache stages writes), so a following read sees the data.
         let original = request.withoutProcessing
-        core.storeData(data, image: nil, for: original, key: core.makeDataCacheKey(for: original), in: cache)
+        let key = core.makeDataCacheKey(for: original)
+        if let metadata, !metadata.isStorable || (urlResponse as? HTTPURLResponse)?.isVaryAll == true {
+            if staleEntry != nil { cache.removeData(for: key) }
+            return
+        }
+        core.storeData(data, image: nil, for: original, key: key, in: cache, metadata: metadata)
+    }
+}
+
+extension HTTPURLResponse {
+    /// `Vary: *`: the response can't be reused for another request.
+    var isVaryAll: Bool {
+        value(forHTTPHeaderField: "Vary")?.split(separator: ",").contains { $0.trimmingWhitespace == "*" } ?? false
     }
 }

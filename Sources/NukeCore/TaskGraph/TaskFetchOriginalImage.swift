@@ -93,11 +93,14 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse>, @unchecked Send
         let core = self.core
         let ticket = response.ticket ?? core.decodingBacklog.take(response.data.count)
         backlogTicket = ticket  // Released when the decode ends, or by `didDispose` if it never runs.
+        let (isStale, httpMetadata) = (response.isStale, response.httpMetadata)
         let decoded:
             @Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Result<ImageResponse, ImagePipeline.Error> = {
                 core.statistics.withLock { $0.decodes += 1 }
                 let result = $0.map { response in
                     var response = core.decompressIfNeeded(response)
+                    response.isStale = isStale
+                    response.httpMetadata = httpMetadata
                     // The image is held from now until the app receives it; taken before the data's bytes are
                     // given back, so the budget never misses either.
                     response.backlogTicket = core.decodingBacklog.take(for: response.container)

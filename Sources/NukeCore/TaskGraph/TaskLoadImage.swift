@@ -8,6 +8,9 @@ import Foundation
 final class TaskLoadImage: PipelineTask<ImageResponse>, @unchecked Sendable {
     private let core: PipelineCore
     private let request: ImageRequest
+    /// `true` when the encoded image in the disk cache is stale by its original's HTTP headers: the image made
+    /// now replaces it, even if made from cached data.
+    private var isReplacingStaleEntry = false
 
     init(core: PipelineCore, request: ImageRequest) {
         self.core = core
@@ -39,7 +42,16 @@ final class TaskLoadImage: PipelineTask<ImageResponse>, @unchecked Sendable {
     private func didReadCache(_ data: Data?) {
         guard !isDisposed else { return }
         operation = nil
-        guard let data, !data.isEmpty else { return fetchImage() }
+        let entry = data.map(HTTPCacheEntry.init(decoding:))
+        guard let data = entry?.body, !data.isEmpty else { return fetchImage() }  // Damaged: a miss.
+        // Following HTTP headers, an encoded image is used while the response of its original is fresh; after
+        // that it is made again from the original, which is revalidated (or loaded again) first.
+        if core.followsHTTPHeaders, let metadata = entry?.metadata,
+            !request.options.contains(.returnCacheDataDontLoad), !metadata.isFresh(at: Date())
+        {
+            isReplacingStaleEntry = true
+            return fetchImage()
+        }
         core.statistics.withLock { $0.diskCacheHits += 1 }
         let context = ImageDecodingContext(request: request, data: data, isCompleted: true, cacheType: .disk)
         guard let decoder = core.decoder(for: context) else { return fetchImage() }
@@ -167,7 +179,7 @@ final class TaskLoadImage: PipelineTask<ImageResponse>, @unchecked Sendable {
     private func storeEncodedImageIfNeeded(_ response: ImageResponse) {
         // Data read from the disk cache is already there; a local resource's processed images are stored
         // (as in Nuke), its unprocessed image never is.
-        guard response.cacheType != .disk, !response.container.isPreview,
+        guard response.cacheType != .disk || isReplacingStaleEntry, !response.container.isPreview,
             !request.isLocalResource || request.isProcessed,
             !request.options.contains(.disableDiskCacheWrites),
             let cache = core.dataCache(for: request)
@@ -186,6 +198,10 @@ final class TaskLoadImage: PipelineTask<ImageResponse>, @unchecked Sendable {
         guard !(encoder is NoImageEncoder) else { return }
         let key = core.makeDataCacheKey(for: request)
         let container = response.container
+        // Made from an original that follows HTTP headers: stored with the original's metadata, unless it must
+        // not be stored.
+        let metadata = core.followsHTTPHeaders ? response.httpMetadata : nil
+        if let metadata, !metadata.isStorable { return }
         let encodes = core.pendingEncodes
         let core = self.core
         let request = self.request
@@ -194,7 +210,8 @@ final class TaskLoadImage: PipelineTask<ImageResponse>, @unchecked Sendable {
             on: core.configuration.imageEncodingQueue, priority: priority, qos: .utility,
             {
                 if let data = encoder.encode(container, context: context), !data.isEmpty {
-                    core.storeData(data, image: container, for: request, key: key, in: cache)
+                    core.storeData(
+                        data, image: container, for: request, key: key, in: cache, metadata: metadata, isDerived: true)
                 }
                 encodes.end()
             }, then: nil)
@@ -214,10 +231,11 @@ private func process(
         container.isPreview = !isCompleted
         // An image made from a cached one reports that cache (Nuke's behaviour): `.memory` when the original or
         // an intermediate image came from the memory cache.
-        return .success(
-            ImageResponse(
-                container: container, request: request, urlResponse: response.urlResponse,
-                cacheType: response.cacheType))
+        var output = ImageResponse(
+            container: container, request: request, urlResponse: response.urlResponse, cacheType: response.cacheType)
+        output.isStale = response.isStale
+        output.httpMetadata = response.httpMetadata
+        return .success(output)
     } catch {
         return .failure(.processingFailed(processor: processor, context: context, error: error))
     }

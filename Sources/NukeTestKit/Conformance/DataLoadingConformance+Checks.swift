@@ -246,4 +246,34 @@ extension DataLoadingConformance {
         }
         try await settle(loads.map(\.1))
     }
+
+    func checkNotModified() async throws {
+        let conditional = load("/not-modified") {
+            $0.setValue(Fixtures.notModifiedETag, forHTTPHeaderField: "If-None-Match")
+        }
+        let plain = load("/static")
+        for load in [conditional, plain] { try await load.waitForCompletion(timeout: options.timeout) }
+        try expect(
+            conditional.succeeded, "/not-modified: a 304 failed with \(describe(conditional.error)); it is a response")
+        try expect(
+            conditional.httpResponse?.statusCode == 304,
+            "/not-modified: response status \(conditional.httpResponse?.statusCode.description ?? "none"), expected "
+                + "304 (an HTTPURLResponse delivered with one empty chunk)")
+        try expect(
+            conditional.chunkCount == 1 && conditional.byteCount == 0,
+            "/not-modified: \(conditional.chunkCount) chunks of \(conditional.byteCount) bytes, expected one empty chunk"
+        )
+        try expect(plain.succeeded, "/static: failed with \(describe(plain.error))")
+        if let received = server.requests(for: "/not-modified").first {
+            try expect(
+                received.header("If-None-Match") == Fixtures.notModifiedETag,
+                "/not-modified: the server received If-None-Match \(received.header("If-None-Match") ?? "nil")")
+        }
+        for received in server.requests(for: "/static") {
+            for name in ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range"] {
+                try expect(received.header(name) == nil, "/static: the loader added \(name) of its own")
+            }
+        }
+        try await settle([conditional, plain])
+    }
 }

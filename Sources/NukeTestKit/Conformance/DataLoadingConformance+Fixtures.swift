@@ -22,6 +22,8 @@ extension DataLoadingConformance {
         public static let resourceBody = FixturePattern.bytes(in: 3..<10_003)
         /// The resource's `ETag`.
         public static let resourceETag = "\"conformance-v1\""
+        /// The `ETag` of `/not-modified`, which always answers `304 Not Modified` with it.
+        public static let notModifiedETag = "\"conformance-unchanged\""
 
         /// The paths of routes whose loads succeed with these bodies (no network behaviour needed).
         public static let successfulBodies: [String: Data] = [
@@ -73,6 +75,7 @@ extension DataLoadingConformance {
                 "/fault/garbage": .garbage(Data("SSH-2.0-OpenSSH_9.2\r\n\u{0}\u{1}\u{2} not HTTP at all".utf8)),
                 "/resource": .resource(resourceBody, etag: resourceETag),
                 "/pattern": .pattern(),
+                "/not-modified": .data(Data(), status: 304, headers: ["ETag": notModifiedETag]),
             ]
         }
     }
@@ -127,5 +130,7 @@ extension DataLoadingConformance {
                 mock.setError(for: url, Failure("scripted fault for \(url.path)"))
             }
         }
+        mock.setResponse(
+            for: url("/not-modified"), data: Data(), statusCode: 304, headers: ["ETag": Fixtures.notModifiedETag])
     }
 }

@@ -22,7 +22,8 @@ public import NukeCore
 /// returned — one already under way may finish — except possibly a completion with an error; the transfer
 /// stops), non-2xx status errors, the redirect policy
 /// (chains followed; loops, `file:` and `ftp:` targets refused), idle timeouts, 100 concurrent transfers, a
-/// large streamed body, request fidelity (headers, `HEAD`, `Range`), and faults (bodies cut short, garbage).
+/// large streamed body, request fidelity (headers, `HEAD`, `Range`), faults (bodies cut short, garbage), and
+/// `304 Not Modified` delivered as a response.
 ///
 /// Every wait is bounded by ``Options/timeout``. Checks that must observe that *nothing* happens (no callback
 /// after completion or cancellation) watch for ``Options/quietPeriod``.
@@ -100,6 +101,12 @@ public struct DataLoadingConformance: Sendable {
         /// A body cut short (dropped connection, `Content-Length` larger than the body) or a non-HTTP reply is
         /// an error, never a success.
         case faults
+        /// `304 Not Modified`, the answer to a conditional request the pipeline makes to revalidate its disk cache,
+        /// is a response, not an error: exactly one empty chunk with the `HTTPURLResponse` (status 304), then
+        /// `completion(nil)`. The request's `If-None-Match` reaches the server, and the loader adds no conditional
+        /// headers of its own to requests without them. A scripted ``MockDataLoader`` passes it too (see
+        /// ``DataLoadingConformance/script(_:)``).
+        case notModified
 
         /// `true` for checks that need a loader that really speaks HTTP to the suite's server on `127.0.0.1`
         /// (response metadata, compression, streaming, cancellation mid-transfer, redirects, timeouts, large
@@ -179,6 +186,7 @@ public struct DataLoadingConformance: Sendable {
         case .largeBody: try await checkLargeBody()
         case .requestFidelity: try await checkRequestFidelity()
         case .faults: try await checkFaults()
+        case .notModified: try await checkNotModified()
         }
     }
 

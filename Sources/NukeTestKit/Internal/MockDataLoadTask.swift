@@ -49,6 +49,10 @@ final class MockDataLoadTask: Cancellable {
         switch script {
         case let .failure(error):
             finish(error)
+        case let .response(_, 304, headers):
+            // Not Modified: no body; the response comes with one empty chunk.
+            didReceiveData(Data(), makeResponse(statusCode: 304, headers: headers, contentLength: 0))
+            finish(nil)
         case let .response(data, statusCode, headers):
             guard (200..<300).contains(statusCode) else {
                 finish(MockDataLoader.StatusCodeError(statusCode: statusCode))

@@ -1,0 +1,184 @@
+import Foundation
+
+/// The format of disk cache entries that carry HTTP metadata: a header the pipeline owns, then the stored bytes,
+/// written through the plain ``DataCaching`` interface, so any cache stores them without knowing of it.
+///
+/// ```
+/// "NukeHTTP" · format 1 · kind · metadata fields · FNV-1a checksum of all of it · body length (UInt64) · body
+/// ```
+/// Numbers are little-endian; absent dates are NaN. Bytes that don't start with the magic are a plain entry (data
+/// stored before, under ``ImagePipeline/HTTPCachePolicy/ignoreHeaders``, or by the app); bytes that start with it
+/// but don't parse to the exact length, or fail the checksum, are damaged: a miss.
+enum HTTPCacheEntry: Equatable {
+    /// Bytes without the header: stored by the app, or with the headers ignored.
+    case plain(Data)
+    /// An original with the metadata of the response it came from.
+    case original(HTTPCacheMetadata, body: Data)
+    /// An encoded, processed image with the metadata of the original it was made from.
+    case derived(HTTPCacheMetadata, body: Data)
+    /// Starts like an entry of this format but isn't one.
+    case damaged
+
+    static let magic = Data("NukeHTTP".utf8)
+    private static let formatVersion: UInt8 = 1
+
+    /// The stored bytes of the entry, if it isn't damaged.
+    var body: Data? {
+        switch self {
+        case let .plain(body), let .original(_, body), let .derived(_, body): body
+        case .damaged: nil
+        }
+    }
+
+    /// The metadata of the entry, if it has any.
+    var metadata: HTTPCacheMetadata? {
+        switch self {
+        case let .original(metadata, _), let .derived(metadata, _): metadata
+        case .plain, .damaged: nil
+        }
+    }
+
+    /// Reads the bytes of a disk cache entry.
+    init(decoding data: Data) {
+        guard data.starts(with: Self.magic) else {
+            self = .plain(data)
+            return
+        }
+        var reader = Reader(data: data, offset: Self.magic.count)
+        guard let parsed = reader.readEntry() else {
+            self = .damaged
+            return
+        }
+        self = parsed
+    }
+
+    /// The bytes to store: plain bodies as they are, the others behind the header.
+    func encoded() -> Data {
+        let (kind, metadata, body): (UInt8, HTTPCacheMetadata, Data)
+        switch self {
+        case let .plain(body): return body
+        case .damaged: return Data()
+        case let .original(value, data): (kind, metadata, body) = (1, value, data)
+        case let .derived(value, data): (kind, metadata, body) = (2, value, data)
+        }
+        var output = Self.magic
+        output.reserveCapacity(128 + body.count)
+        let start = output.count
+        output.append(Self.formatVersion)
+        output.append(kind)
+        output.appendInteger(UInt16(clamping: metadata.statusCode))
+        for date in [metadata.requestTime, metadata.responseTime] {
+            output.appendInteger(date.timeIntervalSince1970.bitPattern)
+        }
+        for value in [metadata.date?.timeIntervalSince1970, metadata.expires?.timeIntervalSince1970, metadata.age] {
+            output.appendInteger((value ?? .nan).bitPattern)
+        }
+        let control = metadata.cacheControl
+        for value in [control.maxAge, control.staleWhileRevalidate, control.staleIfError] {
+            output.appendInteger(Int64(value ?? -1))
+        }
+        var flags: UInt8 = 0
+        for (bit, isSet) in [control.noCache, control.noStore, control.mustRevalidate, control.immutable].enumerated()
+        where isSet {
+            flags |= 1 << bit
+        }
+        output.append(flags)
+        for text in [metadata.etag, metadata.lastModified] {
+            let bytes = Data((text ?? "").utf8.prefix(Int(UInt16.max - 1)))
+            output.appendInteger(text == nil ? UInt16.max : UInt16(bytes.count))
+            output.append(bytes)
+        }
+        output.appendInteger(fnv1a(output[start...]))
+        output.appendInteger(UInt64(body.count))
+        output.append(body)
+        return output
+    }
+
+    private struct Reader {
+        let data: Data
+        var offset: Int
+
+        mutating func readEntry() -> HTTPCacheEntry? {
+            let start = offset
+            guard readByte() == HTTPCacheEntry.formatVersion, let kind = readByte(), kind == 1 || kind == 2,
+                let status: UInt16 = readInteger(), let requestTime = readDouble(), let responseTime = readDouble(),
+                let date = readDouble(), let expires = readDouble(), let age = readDouble(),
+                let maxAge: Int64 = readInteger(), let swr: Int64 = readInteger(), let sie: Int64 = readInteger(),
+                let flags = readByte(), let etag = readText(), let lastModified = readText()
+            else { return nil }
+            let end = offset
+            guard let checksum: UInt32 = readInteger(),
+                checksum == fnv1a(data[(data.startIndex + start)..<(data.startIndex + end)]),
+                let length: UInt64 = readInteger(), length == UInt64(data.count - offset),
+                requestTime.isFinite, responseTime.isFinite
+            else { return nil }
+            var control = HTTPCacheControl()
+            control.maxAge = maxAge >= 0 ? Int(maxAge) : nil
+            control.staleWhileRevalidate = swr >= 0 ? Int(swr) : nil
+            control.staleIfError = sie >= 0 ? Int(sie) : nil
+            control.noCache = flags & 1 != 0
+            control.noStore = flags & 2 != 0
+            control.mustRevalidate = flags & 4 != 0
+            control.immutable = flags & 8 != 0
+            let metadata = HTTPCacheMetadata(
+                statusCode: Int(status), etag: etag.value, lastModified: lastModified.value,
+                date: date.isNaN ? nil : Date(timeIntervalSince1970: date),
+                expires: expires.isNaN ? nil : Date(timeIntervalSince1970: expires), age: age.isNaN ? nil : age,
+                cacheControl: control, requestTime: Date(timeIntervalSince1970: requestTime),
+                responseTime: Date(timeIntervalSince1970: responseTime))
+            let body = data.subdata(in: (data.startIndex + offset)..<data.endIndex)
+            return kind == 1 ? .original(metadata, body: body) : .derived(metadata, body: body)
+        }
+
+        mutating func readByte() -> UInt8? {
+            guard offset < data.count else { return nil }
+            defer { offset += 1 }
+            return data[data.startIndex + offset]
+        }
+
+        mutating func readInteger<T: FixedWidthInteger>() -> T? {
+            let size = MemoryLayout<T>.size
+            guard data.count - offset >= size else { return nil }
+            var value: T = 0
+            for index in 0..<size {
+                value |= T(data[data.startIndex + offset + index]) << (8 * index)
+            }
+            offset += size
+            return value
+        }
+
+        mutating func readDouble() -> Double? {
+            (readInteger() as UInt64?).map(Double.init(bitPattern:))
+        }
+
+        /// A length-prefixed UTF-8 string; the outer optional is a read failure, the inner one an absent value.
+        mutating func readText() -> Text? {
+            guard let length: UInt16 = readInteger() else { return nil }
+            if length == .max { return Text(value: nil) }
+            guard data.count - offset >= Int(length) else { return nil }
+            let bytes = data[(data.startIndex + offset)..<(data.startIndex + offset + Int(length))]
+            offset += Int(length)
+            guard let text = String(bytes: bytes, encoding: .utf8) else { return nil }
+            return Text(value: text)
+        }
+
+        struct Text {
+            let value: String?
+        }
+    }
+}
+
+/// The 32-bit FNV-1a hash of `bytes`.
+private func fnv1a(_ bytes: Data) -> UInt32 {
+    var hash: UInt32 = 2_166_136_261
+    for byte in bytes {
+        hash = (hash ^ UInt32(byte)) &* 16_777_619
+    }
+    return hash
+}
+
+extension Data {
+    fileprivate mutating func appendInteger<T: FixedWidthInteger>(_ value: T) {
+        Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
+    }
+}

@@ -1,0 +1,211 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// What a private HTTP cache (RFC 9111) keeps of a response to decide later whether its stored body may be used:
+/// the validators (`ETag`, `Last-Modified`), the freshness inputs (`Date`, `Expires`, `Age`, `Cache-Control`), the
+/// status, and when the request was sent and the response received.
+///
+/// The pipeline stores it with each original it writes to the disk cache when
+/// ``ImagePipeline/Configuration/httpCachePolicy`` is ``ImagePipeline/HTTPCachePolicy/followHeaders``, and reads it
+/// back to choose a ``HTTPCacheDecision``. Read it for a request with
+/// ``ImagePipeline/Cache/cachedHTTPMetadata(for:)``.
+///
+/// The rules, from RFC 9111 §4.2:
+/// - **Freshness lifetime:** `max-age`; else `Expires − Date` (an invalid `Expires`, such as `0`, is in the past);
+///   else, heuristically, 10 % of `Date − Last-Modified`, at most a day; else zero.
+/// - **Age:** the larger of `Age` (plus the time the request took) and `responseTime − Date`, plus the time since
+///   the response was received.
+/// - Fresh while age < lifetime.
+public struct HTTPCacheMetadata: Sendable, Hashable {
+    /// The response's status code (only `200` responses are stored).
+    public var statusCode: Int
+    /// The `ETag` validator, as sent (sent back in `If-None-Match`).
+    public var etag: String?
+    /// The `Last-Modified` validator, as sent (sent back in `If-Modified-Since`).
+    public var lastModified: String?
+    /// The `Date` header: when the origin generated the response.
+    public var date: Date?
+    /// The `Expires` header; `Date.distantPast` for an invalid one.
+    public var expires: Date?
+    /// The `Age` header, in seconds.
+    public var age: TimeInterval?
+    /// The `Cache-Control` directives.
+    public var cacheControl: HTTPCacheControl
+    /// When the request that produced the response was sent.
+    public var requestTime: Date
+    /// When the response was received.
+    public var responseTime: Date
+
+    /// The largest heuristic freshness lifetime: a day.
+    public static let maximumHeuristicLifetime: TimeInterval = 86_400
+
+    /// Metadata with the given fields.
+    public init(
+        statusCode: Int = 200, etag: String? = nil, lastModified: String? = nil, date: Date? = nil,
+        expires: Date? = nil, age: TimeInterval? = nil, cacheControl: HTTPCacheControl = HTTPCacheControl(),
+        requestTime: Date, responseTime: Date
+    ) {
+        self.statusCode = statusCode
+        self.etag = etag
+        self.lastModified = lastModified
+        self.date = date
+        self.expires = expires
+        self.age = age
+        self.cacheControl = cacheControl
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+    }
+
+    /// The metadata of `response`, received at `responseTime` for a request sent at `requestTime`.
+    public init(response: HTTPURLResponse, requestTime: Date, responseTime: Date) {
+        self.init(statusCode: response.statusCode, requestTime: requestTime, responseTime: responseTime)
+        apply(headers: response)
+    }
+
+    /// Takes the caching headers `response` carries, replacing the stored ones (each only if present, except
+    /// `Cache-Control`, `Expires` and `Age`, which describe the response as a whole).
+    private mutating func apply(headers response: HTTPURLResponse) {
+        func header(_ name: String) -> String? {
+            response.value(forHTTPHeaderField: name)?.trimmingWhitespace.nonEmpty
+        }
+        if let etag = header("ETag") { self.etag = etag }
+        if let lastModified = header("Last-Modified") { self.lastModified = lastModified }
+        if let date = header("Date").flatMap(HTTPDate.parse) { self.date = Date(timeIntervalSince1970: date) }
+        cacheControl = HTTPCacheControl(header("Cache-Control") ?? "")
+        expires = header("Expires").map { HTTPDate.parse($0).map(Date.init(timeIntervalSince1970:)) ?? .distantPast }
+        age = header("Age").flatMap { value in
+            value.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+                ? min(Double(value) ?? 2_147_483_648, 2_147_483_648) : nil
+        }
+    }
+
+    /// The metadata after a `304 Not Modified` answered a conditional request for the stored response
+    /// (RFC 9111 §4.3.4): the stored headers updated with the ones the `304` carries, and its times.
+    public func updated(with notModified: HTTPURLResponse, requestTime: Date, responseTime: Date) -> HTTPCacheMetadata {
+        var updated = self
+        updated.requestTime = requestTime
+        updated.responseTime = responseTime
+        let hasFreshness = ["Cache-Control", "Expires", "Date", "Age"].contains {
+            notModified.value(forHTTPHeaderField: $0) != nil
+        }
+        guard hasFreshness else {
+            // A bare 304 confirms the stored response; its age starts again from now.
+            updated.date = nil
+            updated.age = nil
+            return updated
+        }
+        let cacheControl = self.cacheControl
+        let expires = self.expires
+        updated.date = nil
+        updated.age = nil
+        updated.apply(headers: notModified)
+        if notModified.value(forHTTPHeaderField: "Cache-Control") == nil { updated.cacheControl = cacheControl }
+        if notModified.value(forHTTPHeaderField: "Expires") == nil { updated.expires = expires }
+        return updated
+    }
+
+    // MARK: Freshness
+
+    /// Whether the response may be stored: a `200` without `no-store`.
+    public var isStorable: Bool {
+        statusCode == 200 && !cacheControl.noStore
+    }
+
+    /// `true` when the response has a validator, so it can be revalidated with a conditional request.
+    public var hasValidator: Bool {
+        etag != nil || lastModified != nil
+    }
+
+    /// How long the response is fresh after it was generated, in seconds (RFC 9111 §4.2.1–4.2.2).
+    public var freshnessLifetime: TimeInterval {
+        if let maxAge = cacheControl.maxAge { return TimeInterval(maxAge) }
+        let generated = date ?? responseTime
+        if let expires { return max(0, expires.timeIntervalSince(generated)) }
+        if let lastModified = lastModified.flatMap(HTTPDate.parse) {
+            let interval = generated.timeIntervalSince1970 - lastModified
+            return min(max(0, interval / 10), Self.maximumHeuristicLifetime)
+        }
+        return 0
+    }
+
+    /// The age of the response at `now`, in seconds (RFC 9111 §4.2.3).
+    public func currentAge(at now: Date) -> TimeInterval {
+        let apparentAge = max(0, date.map { responseTime.timeIntervalSince($0) } ?? 0)
+        let responseDelay = max(0, responseTime.timeIntervalSince(requestTime))
+        let correctedAge = (age ?? 0) + responseDelay
+        let residentTime = max(0, now.timeIntervalSince(responseTime))
+        return max(apparentAge, correctedAge) + residentTime
+    }
+
+    /// `true` while the response is fresh at `now`.
+    public func isFresh(at now: Date) -> Bool {
+        freshnessLifetime > currentAge(at: now)
+    }
+
+    /// How long the response has been stale at `now`, in seconds (zero or less while fresh).
+    public func staleness(at now: Date) -> TimeInterval {
+        currentAge(at: now) - freshnessLifetime
+    }
+
+    /// What a private cache does with the stored response at `now`.
+    public func decision(at now: Date) -> HTTPCacheDecision {
+        let revalidation: HTTPCacheDecision = hasValidator ? .revalidate : .reload
+        if cacheControl.noCache { return revalidation }
+        let staleness = self.staleness(at: now)
+        if staleness < 0 { return .fresh }
+        if !cacheControl.mustRevalidate, let window = cacheControl.staleWhileRevalidate,
+            staleness < TimeInterval(window)
+        {
+            return .staleWhileRevalidate
+        }
+        return revalidation
+    }
+
+    /// Whether the stale response may be served at `now` because its revalidation failed (a network error or a
+    /// 5xx): within `stale-if-error`, never with `must-revalidate` or `no-cache`.
+    public func allowsStaleOnError(at now: Date) -> Bool {
+        guard !cacheControl.mustRevalidate, !cacheControl.noCache, let window = cacheControl.staleIfError else {
+            return false
+        }
+        return staleness(at: now) < TimeInterval(window)
+    }
+
+    /// The headers of a conditional request for the stored response: `If-None-Match` with the `ETag`,
+    /// `If-Modified-Since` with `Last-Modified`.
+    public var conditionalHeaders: [String: String] {
+        var headers: [String: String] = [:]
+        if let etag { headers["If-None-Match"] = etag }
+        if let lastModified { headers["If-Modified-Since"] = lastModified }
+        return headers
+    }
+}
+
+/// What a private HTTP cache does with a stored response when a request for it arrives; see
+/// ``HTTPCacheMetadata/decision(at:)``.
+public enum HTTPCacheDecision: Sendable, Hashable, CustomStringConvertible {
+    /// Fresh: served with no request.
+    case fresh
+    /// Stale within `stale-while-revalidate`: served at once, revalidated in the background.
+    case staleWhileRevalidate
+    /// Stale (or `no-cache`) with a validator: a conditional request first; `304` serves the stored body.
+    case revalidate
+    /// Stale without a validator: loaded again.
+    case reload
+
+    public var description: String {
+        switch self {
+        case .fresh: "fresh"
+        case .staleWhileRevalidate: "stale, served while revalidating"
+        case .revalidate: "stale, revalidate"
+        case .reload: "stale, reload"
+        }
+    }
+}
+
+extension String {
+    /// `nil` for an empty string.
+    var nonEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,26 @@
+extension ImagePipeline {
+    /// Whether the disk cache follows the HTTP caching headers of the responses it stores; see
+    /// ``Configuration/httpCachePolicy``.
+    public enum HTTPCachePolicy: Sendable, Hashable {
+        /// The rules of a private HTTP cache (RFC 9111): each original is stored with its response's validators
+        /// and freshness (``HTTPCacheMetadata``); a fresh entry is served with no request; a stale one is
+        /// revalidated with a conditional request (`If-None-Match`, `If-Modified-Since`; a `304` serves the stored
+        /// bytes) or loaded again; `no-store` responses are not written to disk; `stale-while-revalidate` serves
+        /// the stale image at once and revalidates in the background; `stale-if-error` serves it when the
+        /// revalidation fails. Encoded, processed images follow their original: once the response they were
+        /// made from is stale they are made again from the revalidated original. Applies to `http(s)` loads;
+        /// closure and `file:`/`data:` sources carry no headers and are fresh until evicted.
+        case followHeaders
+        /// Nuke's behaviour: stored data is fresh until the cache evicts it, whatever the server said.
+        case ignoreHeaders
+    }
+}
+
+/// An error of a data loader that knows the HTTP status of the response that caused it. The pipeline reads it to
+/// tell a client error (4xx: the resource is gone or forbidden) from a server error or a network failure, after
+/// which `stale-if-error` lets a stale cached image be served. Adopted by the loader plugins' errors; a custom
+/// loader's errors should adopt it too.
+public protocol HTTPStatusCodeError: Error {
+    /// The HTTP status of the response, or `nil` when the error didn't come from one.
+    var httpStatusCode: Int? { get }
+}

@@ -103,7 +103,10 @@ struct FetchRun {
             let source =
                 switch response.cacheType {
                 case .memory: "memory cache"
-                case .disk: "disk cache"
+                case .disk:
+                    response.isStale
+                        ? "disk cache, stale"
+                        : response.isRevalidated ? "disk cache, revalidated (304)" : "disk cache"
                 case nil: "loaded"
                 }
             let size = "\(response.image.width)×\(response.image.height)"
@@ -119,12 +122,14 @@ struct FetchRun {
     ) {
         var memoryHits = 0
         var diskHits = 0
+        var freshHits = 0
         var errors = 0
         for outcome in outcomes {
             switch outcome {
             case let .loaded(response, _, _):
                 if response.cacheType == .memory { memoryHits += 1 }
                 if response.cacheType == .disk { diskHits += 1 }
+                if response.cacheType == .disk, !response.isStale, !response.isRevalidated { freshHits += 1 }
             case .failed:
                 errors += 1
             }
@@ -137,6 +142,13 @@ struct FetchRun {
         )
         console.print(Formatting.row("decodes", "\(statistics.decodes)"))
         console.print(Formatting.row("cache hits", "\(memoryHits) memory, \(diskHits) disk"))
+        if options.cacheDirectory != nil {
+            console.print(
+                Formatting.row(
+                    "http cache",
+                    "\(freshHits) fresh, \(statistics.revalidations) revalidated (304), \(statistics.refetches) "
+                        + "refetched, \(statistics.staleHits) stale"))
+        }
         if let directory {
             console.print(Formatting.row("written", "\(written) file\(written == 1 ? "" : "s") in \(directory.path)"))
         }
@@ -157,4 +169,11 @@ final class NameClaims: @unchecked Sendable {
     }
 
     var count: Int { lock.withLock { names.count } }
+}
+
+extension ImageResponse {
+    /// `true` for a disk cache entry confirmed by a `304 Not Modified`.
+    var isRevalidated: Bool {
+        (urlResponse as? HTTPURLResponse)?.statusCode == 304
+    }
 }

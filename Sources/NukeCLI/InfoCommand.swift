@@ -15,7 +15,9 @@ enum InfoCommand {
         Loads the input (a path, or an http(s):, file: or data: URL), sniffs its format from the first bytes and
         decodes it with the PNG, JPEG, WebP and SVG decoders. Prints the format, byte size, pixel size, scale,
         whether it has transparency, the EXIF orientation of a JPEG (which the decoder applies, so the pixel size
-        is the upright one), and for an animated WebP the frame count, loop count and frame durations.
+        is the upright one), and for an animated WebP the frame count, loop count and frame durations. For an
+        http(s) URL it also shows the response's caching headers and what the pipeline's disk cache does with them
+        (stores it or not, how long it stays fresh, how it is revalidated).
 
         OPTIONS:
           --loader L     curl (default) or urlsession, for http(s) URLs.
@@ -65,6 +67,7 @@ enum InfoCommand {
                 type.map { "\($0)" + ($0.mimeType.map { " (\($0))" } ?? "") } ?? "unknown (no known magic bytes)"))
         if let mimeType = urlResponse?.mimeType { console.print(Formatting.row("content type", mimeType)) }
         console.print(Formatting.row("bytes", "\(Formatting.bytes(data.count)) (\(data.count) bytes)"))
+        if let http = urlResponse as? HTTPURLResponse { describeCaching(http) }
 
         let registry = ImageDecoderRegistry()
         registry.registerDefaultCodecs()
@@ -90,5 +93,40 @@ enum InfoCommand {
                     "durations",
                     durations.joined(separator: ", ") + " ms (total \(Formatting.duration(animation.totalDuration)))"))
         }
+    }
+
+    /// The caching headers of `response` and the disk cache's decision (``ImagePipeline/HTTPCachePolicy/followHeaders``).
+    private static func describeCaching(_ response: HTTPURLResponse) {
+        let console = Console.shared
+        let names = ["Cache-Control", "ETag", "Last-Modified", "Date", "Expires", "Age", "Vary"]
+        let present = names.compactMap { name in response.value(forHTTPHeaderField: name).map { (name, $0) } }
+        for (name, value) in present {
+            console.print(Formatting.row(name, value))
+        }
+        let now = Date()
+        let metadata = HTTPCacheMetadata(response: response, requestTime: now, responseTime: now)
+        guard metadata.isStorable else {
+            console.print(Formatting.row("disk cache", "not stored (no-store)"))
+            return
+        }
+        let lifetime = metadata.freshnessLifetime
+        let source =
+            metadata.cacheControl.maxAge != nil
+            ? "max-age"
+            : metadata.expires != nil
+                ? "Expires" : metadata.lastModified != nil ? "heuristic: 10 % of the time since Last-Modified" : nil
+        var decision =
+            switch metadata.decision(at: now) {
+            case .fresh: "stored, fresh for \(Formatting.span(lifetime - metadata.currentAge(at: now)))"
+            case .staleWhileRevalidate: "stored, stale: served while revalidating in the background"
+            case .revalidate: "stored, revalidated before each use"
+            case .reload: "stored, but loaded again on the next request (no freshness, no validator)"
+            }
+        if let source, lifetime > 0 { decision += " (\(source))" }
+        if metadata.hasValidator {
+            let validators = metadata.conditionalHeaders.keys.sorted().joined(separator: ", ")
+            decision += "; revalidated with \(validators)"
+        }
+        console.print(Formatting.row("disk cache", decision))
     }
 }

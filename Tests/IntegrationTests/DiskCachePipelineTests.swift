@@ -53,6 +53,7 @@ struct DiskCachePipelineTests {
             pipeline = ImagePipeline {
                 $0.dataLoader = loader
                 $0.dataCache = dataCache
+                $0.httpCachePolicy = .ignoreHeaders  // Nuke's semantics: what is stored is fresh
                 $0.dataCachePolicy = policy
                 $0.imageCache = nil
                 $0.makeImageDecoder = { registry.decoder(for: $0) }

@@ -24,6 +24,7 @@ import Testing
             pipeline = ImagePipeline {
                 $0.dataLoader = loader
                 $0.dataCache = dataCache
+                $0.httpCachePolicy = .ignoreHeaders  // Nuke's semantics: what is stored is fresh
                 $0.imageCache = imageCache
                 $0.dataCachePolicy = policy
                 $0.makeImageDecoder = { _ in MockImageDecoder() }
@@ -307,6 +308,7 @@ import Testing
         let pipeline = ImagePipeline {
             $0.dataLoader = loader
             $0.dataCache = dataCache
+            $0.httpCachePolicy = .ignoreHeaders  // Nuke's semantics: what is stored is fresh
             $0.imageCache = nil
             $0.makeImageDecoder = { _ in MockImageDecoder() }
         }

@@ -195,6 +195,7 @@ private final class RecordingDelegate: ImagePipeline.Delegate, @unchecked Sendab
         let imageCache = ImageCache()
         let pipeline = makePipeline(delegate, loader: loader) {
             $0.dataCache = dataCache
+            $0.httpCachePolicy = .ignoreHeaders  // Nuke's semantics: what is stored is fresh
             $0.imageCache = imageCache
         }
 
@@ -215,6 +216,7 @@ private final class RecordingDelegate: ImagePipeline.Delegate, @unchecked Sendab
         let dataCache = MockDataCache()
         let pipeline = makePipeline(delegate, loader: MockDataLoader()) {
             $0.dataCache = dataCache
+            $0.httpCachePolicy = .ignoreHeaders  // Nuke's semantics: what is stored is fresh
             $0.dataCachePolicy = .storeEncodedImages
         }
         _ = try await pipeline.image(for: Fixtures.url("a"))

@@ -52,7 +52,10 @@ import Testing
 
     @Test func diskDestinationLoadsDataOnly() async throws {
         let dataCache = MockDataCache()
-        let fixture = PipelineFixture { $0.dataCache = dataCache }
+        let fixture = PipelineFixture {
+            $0.dataCache = dataCache
+            $0.httpCachePolicy = .ignoreHeaders  // Nuke\'s semantics: what is stored is fresh
+        }
         let prefetcher = ImagePrefetcher(pipeline: fixture.pipeline, destination: .diskCache)
         let done = Gate()
         prefetcher.didComplete = { done.open() }

@@ -82,7 +82,10 @@ import Testing
             }
         }
         let cache = MockDataCache()
-        let fixture = PipelineFixture { $0.dataCache = cache }
+        let fixture = PipelineFixture {
+            $0.dataCache = cache
+            $0.httpCachePolicy = .ignoreHeaders  // Nuke\'s semantics: what is stored is fresh
+        }
         let recorder = Recorder()
         let pipeline = ImagePipeline(delegate: recorder) { configuration in
             configuration = fixture.pipeline.configuration
@@ -106,7 +109,10 @@ import Testing
             }
         }
         let cache = MockDataCache()
-        let fixture = PipelineFixture { $0.dataCache = cache }
+        let fixture = PipelineFixture {
+            $0.dataCache = cache
+            $0.httpCachePolicy = .ignoreHeaders  // Nuke\'s semantics: what is stored is fresh
+        }
         let pipeline = ImagePipeline(configuration: fixture.pipeline.configuration, delegate: NoStore())
         _ = try await pipeline.imageTask(with: Fixtures.url("a")).image
         #expect(cache.store.isEmpty)

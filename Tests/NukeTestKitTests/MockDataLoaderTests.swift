@@ -106,7 +106,19 @@ import Testing
         #expect(recorder.completions.first.map { $0 == nil } == true)
     }
 
-    @Test(arguments: [199, 304, 404, 500])
+    @Test func notModifiedIsAResponseWithOneEmptyChunk() async {
+        let loader = MockDataLoader()
+        let url = Fixtures.url("unchanged")
+        loader.setResponse(for: url, data: Data([1, 2, 3]), statusCode: 304, headers: ["ETag": "\"v1\""])
+        let recorder = await load(loader, url)
+        await drain(loader)
+
+        #expect(recorder.chunks == [Data()])
+        #expect(recorder.completions.count == 1)
+        #expect(recorder.completions.first.map { $0 == nil } == true)
+    }
+
+    @Test(arguments: [199, 404, 500])
     func non2xxStatusFailsWithStatusCodeError(statusCode: Int) async {
         let loader = MockDataLoader()
         let url = Fixtures.url("status")

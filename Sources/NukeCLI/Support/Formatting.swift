@@ -19,6 +19,16 @@ enum Formatting {
         seconds >= 1 ? String(format: "%.3f s", seconds) : String(format: "%.0f ms", seconds * 1000)
     }
 
+    /// A span of time for people: `45 s`, `10 min`, `1 h 30 min`, `2 d 3 h`.
+    static func span(_ seconds: Double) -> String {
+        let total = max(0, Int(seconds.rounded()))
+        let (days, hours, minutes) = (total / 86_400, total / 3_600 % 24, total / 60 % 60)
+        if days > 0 { return hours > 0 ? "\(days) d \(hours) h" : "\(days) d" }
+        if total >= 3_600 { return minutes > 0 ? "\(total / 3_600) h \(minutes) min" : "\(total / 3_600) h" }
+        if total >= 60 { return total % 60 > 0 ? "\(minutes) min \(total % 60) s" : "\(minutes) min" }
+        return "\(total) s"
+    }
+
     /// The `fraction` (0…1) percentile of `values` (nearest rank), or `nil` when empty.
     static func percentile(_ values: [Double], _ fraction: Double) -> Double? {
         guard !values.isEmpty else { return nil }

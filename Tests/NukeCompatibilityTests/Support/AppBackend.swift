@@ -31,10 +31,13 @@ final class AppBackend: Sendable {
     init() throws {
         let png = try SampleImages.png()
         let gate = self.gate
+        // Cacheable for an hour, as image CDNs serve them: the pipeline's disk cache follows these headers.
+        let pngHeaders = ["Content-Type": "image/png", "Cache-Control": "max-age=3600"]
+        let jpegHeaders = ["Content-Type": "image/jpeg", "Cache-Control": "max-age=3600"]
         server = try LoopbackHTTPServer(routes: [
-            "/photo.png": .data(png, headers: ["Content-Type": "image/png"]),
-            "/other.png": .data(try SampleImages.png(width: 20, height: 10), headers: ["Content-Type": "image/png"]),
-            "/photo.jpg": .data(try SampleImages.jpeg(), headers: ["Content-Type": "image/jpeg"]),
+            "/photo.png": .data(png, headers: pngHeaders),
+            "/other.png": .data(try SampleImages.png(width: 20, height: 10), headers: pngHeaders),
+            "/photo.jpg": .data(try SampleImages.jpeg(), headers: jpegHeaders),
             "/missing.png": .status(404),
             "/garbage.png": .data(Data("not an image".utf8), headers: ["Content-Type": "image/png"]),
             "/gated.png": .handler { _ in

@@ -1,0 +1,258 @@
+import Foundation
+import NukeTestKit
+import Testing
+
+@testable import NukeCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The rules of the HTTP cache as values: dates, `Cache-Control`, freshness and age (RFC 9111 §4.2), the
+/// decision, a 304's update, and the stored entry format.
+@Suite struct HTTPDateTests {
+    @Test func parsesTheThreeFormatsOfRFC9110() {
+        let expected = 784_111_777.0  // Sun, 06 Nov 1994 08:49:37 GMT
+        #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == expected)
+        #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == expected)
+        #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994") == expected)
+        #expect(HTTPDate.parse("sun, 06 nov 1994 08:49:37 gmt") == expected)
+    }
+
+    @Test func rejectsWhatIsNoDate() {
+        for text in [
+            "", "0", "-1", "Sun, 06 Nov 1994 08:49:37", "Sun, 31 Feb 2024 00:00:00 GMT",
+            "Sun, 06 Foo 1994 08:49:37 GMT",
+            "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 06 Nov 1994 8:49:37 GMT", "tomorrow",
+            "Sun, 99999999999999999999 Nov 1994 08:49:37 GMT",
+        ] {
+            #expect(HTTPDate.parse(text) == nil, "\(text)")
+        }
+    }
+
+    @Test func formatsIMFFixdateAndRoundTrips() {
+        #expect(HTTPDate.format(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDate.format(0) == "Thu, 01 Jan 1970 00:00:00 GMT")
+        for seconds in stride(from: 0.0, to: 4_102_444_800, by: 86_399 * 37.3) {
+            let whole = seconds.rounded(.down)
+            #expect(HTTPDate.parse(HTTPDate.format(whole)) == whole)
+        }
+        #expect(HTTPDate.parse("Thu, 29 Feb 2024 12:00:00 GMT") == 1_709_208_000)
+    }
+}
+
+@Suite struct HTTPCacheControlTests {
+    @Test func readsTheDirectivesAPrivateCacheUses() {
+        let control = HTTPCacheControl(
+            "public, MAX-AGE=\"60\", no-cache, no-store, must-revalidate, immutable, stale-while-revalidate=30, "
+                + "stale-if-error=86400, private=\"x, y\", foo=bar")
+        #expect(control.maxAge == 60)
+        #expect(control.noCache && control.noStore && control.mustRevalidate && control.immutable)
+        #expect(control.staleWhileRevalidate == 30)
+        #expect(control.staleIfError == 86_400)
+    }
+
+    @Test func invalidOrDuplicatedValuesAreConservative() {
+        #expect(HTTPCacheControl("max-age=abc").maxAge == 0)  // Unusable: stale.
+        #expect(HTTPCacheControl("max-age=-5").maxAge == 0)
+        #expect(HTTPCacheControl("max-age").maxAge == 0)
+        #expect(HTTPCacheControl("max-age=10, max-age=99999").maxAge == 10)  // The first wins.
+        #expect(HTTPCacheControl("max-age=99999999999999999999").maxAge == 2_147_483_648)
+        #expect(HTTPCacheControl("stale-if-error=x").staleIfError == nil)
+        #expect(HTTPCacheControl("") == HTTPCacheControl())
+        #expect(HTTPCacheControl(" , ,, ") == HTTPCacheControl())
+        #expect(HTTPCacheControl("no-cache=\"Set-Cookie\"").noCache)
+    }
+
+    @Test func quotedCommasDoNotSplitDirectives() {
+        let control = HTTPCacheControl("private=\"a, max-age=5\", max-age=7")
+        #expect(control.maxAge == 7)
+    }
+}
+
+@Suite struct HTTPCacheMetadataTests {
+    private let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+
+    private func metadata(_ headers: [String: String], requestDelay: TimeInterval = 0) -> HTTPCacheMetadata {
+        let url = URL(string: "https://example.com/a.png")!
+        let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)!
+        return HTTPCacheMetadata(
+            response: response, requestTime: t0.addingTimeInterval(-requestDelay), responseTime: t0)
+    }
+
+    private func date(_ offset: TimeInterval) -> String {
+        HTTPDate.format(t0.timeIntervalSince1970 + offset)
+    }
+
+    @Test func maxAgeGivesTheLifetime() {
+        let stored = metadata(["Cache-Control": "max-age=60", "Date": date(0)])
+        #expect(stored.freshnessLifetime == 60)
+        #expect(stored.decision(at: t0.addingTimeInterval(59)) == .fresh)
+        #expect(stored.decision(at: t0.addingTimeInterval(60)) == .reload)  // No validator.
+    }
+
+    @Test func maxAgeWinsOverExpires() {
+        let stored = metadata(["Cache-Control": "max-age=10", "Expires": date(3600), "Date": date(0)])
+        #expect(stored.freshnessLifetime == 10)
+    }
+
+    @Test func expiresMinusDate() {
+        // The origin's clock is an hour ahead of ours: Expires − Date still gives 100 s.
+        let stored = metadata(["Expires": date(3700), "Date": date(3600)])
+        #expect(stored.freshnessLifetime == 100)
+        #expect(metadata(["Expires": "0", "Date": date(0)]).freshnessLifetime == 0)  // Invalid: in the past.
+        #expect(metadata(["Expires": date(-10), "Date": date(0)]).freshnessLifetime == 0)
+    }
+
+    @Test func heuristicIsATenthOfTheTimeSinceLastModifiedCappedAtADay() {
+        let recent = metadata(["Last-Modified": date(-1000), "Date": date(0)])
+        #expect(recent.freshnessLifetime == 100)
+        let old = metadata(["Last-Modified": date(-86_400 * 365), "Date": date(0)])
+        #expect(old.freshnessLifetime == HTTPCacheMetadata.maximumHeuristicLifetime)
+        #expect(metadata([:]).freshnessLifetime == 0)
+        #expect(metadata(["Last-Modified": "garbage"]).freshnessLifetime == 0)
+    }
+
+    @Test func ageCountsTheAgeHeaderTheRequestDelayAndTheTimeStored() {
+        let stored = metadata(["Cache-Control": "max-age=100", "Age": "30", "Date": date(0)], requestDelay: 2)
+        #expect(stored.currentAge(at: t0) == 32)
+        #expect(stored.currentAge(at: t0.addingTimeInterval(10)) == 42)
+        #expect(stored.isFresh(at: t0.addingTimeInterval(67)))
+        #expect(!stored.isFresh(at: t0.addingTimeInterval(68)))
+        // A Date in the past (a response that waited somewhere) makes it older.
+        let late = metadata(["Cache-Control": "max-age=100", "Date": date(-50)])
+        #expect(late.currentAge(at: t0) == 50)
+        // A Date in the future (the origin's clock ahead) doesn't make it younger than zero.
+        let ahead = metadata(["Cache-Control": "max-age=100", "Date": date(500)])
+        #expect(ahead.currentAge(at: t0) == 0)
+    }
+
+    @Test func decisions() {
+        let now = t0.addingTimeInterval(100)
+        let withETag = ["ETag": "\"v1\"", "Date": date(0)]
+        #expect(metadata(withETag.merging(["Cache-Control": "max-age=10"]) { $1 }).decision(at: now) == .revalidate)
+        #expect(
+            metadata(withETag.merging(["Cache-Control": "max-age=1000, no-cache"]) { $1 }).decision(at: t0)
+                == .revalidate)
+        #expect(metadata(["Cache-Control": "no-cache"]).decision(at: t0) == .reload)
+        #expect(metadata(withETag.merging(["Cache-Control": "max-age=0"]) { $1 }).decision(at: t0) == .revalidate)
+        #expect(
+            metadata(withETag.merging(["Cache-Control": "max-age=1000, immutable"]) { $1 }).decision(at: now) == .fresh)
+        let swr = metadata(withETag.merging(["Cache-Control": "max-age=10, stale-while-revalidate=200"]) { $1 })
+        #expect(swr.decision(at: now) == .staleWhileRevalidate)
+        #expect(swr.decision(at: t0.addingTimeInterval(211)) == .revalidate)
+        let strict = metadata(
+            withETag.merging(["Cache-Control": "max-age=10, stale-while-revalidate=200, must-revalidate"]) { $1 })
+        #expect(strict.decision(at: now) == .revalidate)
+    }
+
+    @Test func staleIfErrorHasAWindowAndYieldsToMustRevalidate() {
+        let lenient = metadata(["Cache-Control": "max-age=10, stale-if-error=100", "Date": date(0)])
+        #expect(lenient.allowsStaleOnError(at: t0.addingTimeInterval(109)))
+        #expect(!lenient.allowsStaleOnError(at: t0.addingTimeInterval(111)))
+        let strict = metadata(["Cache-Control": "max-age=10, stale-if-error=100, must-revalidate", "Date": date(0)])
+        #expect(!strict.allowsStaleOnError(at: t0.addingTimeInterval(50)))
+        #expect(!metadata(["Cache-Control": "max-age=10"]).allowsStaleOnError(at: t0.addingTimeInterval(50)))
+    }
+
+    @Test func conditionalHeadersCarryTheValidatorsAsSent() {
+        let stored = metadata(["ETag": "W/\"abc\"", "Last-Modified": "Sun, 06 Nov 1994 08:49:37 GMT"])
+        #expect(
+            stored.conditionalHeaders == [
+                "If-None-Match": "W/\"abc\"", "If-Modified-Since": "Sun, 06 Nov 1994 08:49:37 GMT",
+            ])
+        #expect(metadata([:]).conditionalHeaders.isEmpty)
+        #expect(!metadata([:]).hasValidator)
+    }
+
+    @Test func a304UpdatesTheStoredFreshness() {
+        let stored = metadata(["ETag": "\"v1\"", "Cache-Control": "max-age=10", "Date": date(0)])
+        let later = t0.addingTimeInterval(1000)
+        #expect(stored.decision(at: later) == .revalidate)
+        let url = URL(string: "https://example.com/a.png")!
+        let notModified = HTTPURLResponse(
+            url: url, statusCode: 304, httpVersion: "HTTP/1.1",
+            headerFields: ["Date": date(1000), "Cache-Control": "max-age=60"])!
+        let updated = stored.updated(with: notModified, requestTime: later, responseTime: later)
+        #expect(updated.etag == "\"v1\"")  // Kept: the 304 didn't send one.
+        #expect(updated.cacheControl.maxAge == 60)
+        #expect(updated.decision(at: later.addingTimeInterval(59)) == .fresh)
+        #expect(updated.decision(at: later.addingTimeInterval(61)) == .revalidate)
+        // A bare 304 confirms the stored response: fresh again for its old lifetime.
+        let bare = HTTPURLResponse(url: url, statusCode: 304, httpVersion: "HTTP/1.1", headerFields: [:])!
+        let confirmed = stored.updated(with: bare, requestTime: later, responseTime: later)
+        #expect(confirmed.decision(at: later.addingTimeInterval(5)) == .fresh)
+    }
+
+    @Test func noStoreAndOtherStatusesAreNotStorable() {
+        #expect(!metadata(["Cache-Control": "no-store"]).isStorable)
+        #expect(metadata(["Cache-Control": "max-age=5"]).isStorable)
+        var other = metadata([:])
+        other.statusCode = 206
+        #expect(!other.isStorable)
+    }
+}
+
+@Suite struct HTTPCacheEntryTests {
+    private let metadata = HTTPCacheMetadata(
+        statusCode: 200, etag: "\"é-v1\"", lastModified: "Sun, 06 Nov 1994 08:49:37 GMT",
+        date: Date(timeIntervalSince1970: 1_700_000_000), expires: .distantPast, age: 12,
+        cacheControl: HTTPCacheControl("max-age=60, stale-while-revalidate=5, stale-if-error=7, no-cache, immutable"),
+        requestTime: Date(timeIntervalSince1970: 1_700_000_001.25),
+        responseTime: Date(timeIntervalSince1970: 1_700_000_002.5))
+
+    @Test func roundTrips() {
+        let body = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        for entry in [HTTPCacheEntry.original(metadata, body: body), .derived(metadata, body: body)] {
+            #expect(HTTPCacheEntry(decoding: entry.encoded()) == entry)
+        }
+        var sparse = HTTPCacheMetadata(
+            requestTime: Date(timeIntervalSince1970: 5), responseTime: Date(timeIntervalSince1970: 6))
+        sparse.etag = ""
+        #expect(
+            HTTPCacheEntry(decoding: HTTPCacheEntry.original(sparse, body: Data()).encoded())
+                == .original(sparse, body: Data()))
+    }
+
+    @Test func bytesWithoutTheMagicArePlainEntries() {
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
+        #expect(HTTPCacheEntry(decoding: png) == .plain(png))
+        #expect(HTTPCacheEntry.plain(png).encoded() == png)
+        #expect(HTTPCacheEntry(decoding: Data("NukeHTT".utf8)) == .plain(Data("NukeHTT".utf8)))
+    }
+
+    @Test func everyTruncationAndEveryHeaderFlipIsDamagedOrDetected() {
+        let body = Data(repeating: 0xAB, count: 64)
+        let encoded = HTTPCacheEntry.original(metadata, body: body).encoded()
+        for length in HTTPCacheEntry.magic.count..<encoded.count {
+            #expect(HTTPCacheEntry(decoding: encoded.prefix(length)) == .damaged, "truncated to \(length)")
+        }
+        var extended = encoded
+        extended.append(0)
+        #expect(HTTPCacheEntry(decoding: extended) == .damaged)
+        // Any single-bit flip in the header is caught by the checksum or the length; in the body it is the body's
+        // (checked by the cache and the decoder), never different metadata.
+        let headerEnd = encoded.count - body.count
+        for index in HTTPCacheEntry.magic.count..<headerEnd {
+            for bit in 0..<8 {
+                var damaged = encoded
+                damaged[index] ^= 1 << bit
+                let decoded = HTTPCacheEntry(decoding: damaged)
+                #expect(decoded == .damaged || decoded.metadata == metadata, "flip at \(index) bit \(bit)")
+            }
+        }
+    }
+
+    @Test func randomBytesAfterTheMagicNeverCrash() {
+        var generator = SeededGenerator(seed: 42)
+        for _ in 0..<2000 {
+            var bytes = HTTPCacheEntry.magic
+            bytes.append(
+                contentsOf: (0..<Int.random(in: 0..<200, using: &generator)).map { _ in
+                    UInt8.random(in: 0...255, using: &generator)
+                })
+            let entry = HTTPCacheEntry(decoding: bytes)
+            #expect(entry == .damaged || entry.body != nil)
+        }
+    }
+}

@@ -1,6 +1,10 @@
 import Foundation
 import Nuke
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// One execution of `nuke fetch`: starts every input at once, writes results as they finish, then reports.
 struct FetchRun {
     let options: FetchOptions

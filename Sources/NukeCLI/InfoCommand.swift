@@ -122,7 +122,7 @@ enum InfoCommand {
             case .revalidate: "stored, revalidated before each use"
             case .reload: "stored, but loaded again on the next request (no freshness, no validator)"
             }
-        if let source, lifetime > 0 { decision += " (\(source))" }
+        if let source, metadata.decision(at: now) == .fresh { decision += " (\(source))" }
         if metadata.hasValidator {
             let validators = metadata.conditionalHeaders.keys.sorted().joined(separator: ", ")
             decision += "; revalidated with \(validators)"

@@ -40,14 +40,20 @@ final class NginxServer: @unchecked Sendable {
     private var pid: pid_t = 0
     private var lifeline: Int32 = -1
 
-    /// Starts nginx serving `files` (name → contents), off the Swift concurrency pool (it runs `openssl` and
-    /// spawns nginx, which block).
-    static func start(files: [String: Data]) async throws -> NginxServer {
+    /// Starts nginx serving `files` (name → contents; names may have folders), off the Swift concurrency pool (it
+    /// runs `openssl` and spawns nginx, which block). `locations` are extra nginx `location` blocks of the
+    /// HTTP/1.1 server, such as `location /short/ { expires 1s; }`.
+    static func start(files: [String: Data], locations: String = "") async throws -> NginxServer {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try NginxServer(files: files) })
+                continuation.resume(with: Result { try NginxServer(files: files, locations: locations) })
             }
         }
+    }
+
+    /// Replaces the served file `name` (a new size gives it a new `ETag`).
+    func replaceFile(_ name: String, with data: Data) throws {
+        try data.write(to: directory.appendingPathComponent("html").appendingPathComponent(name))
     }
 
     /// Stops nginx (see ``stop()``) off the Swift concurrency pool.
@@ -61,13 +67,16 @@ final class NginxServer: @unchecked Sendable {
     }
 
     /// Starts nginx serving `files` (name → contents) from its document root.
-    private init(files: [String: Data]) throws {
+    private init(files: [String: Data], locations: String) throws {
         guard let executable = Self.executable else { throw NginxError.notInstalled }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("nuke-nginx-\(UUID().uuidString)")
         let root = directory.appendingPathComponent("html")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         for (name, data) in files {
-            try data.write(to: root.appendingPathComponent(name))
+            let file = root.appendingPathComponent(name)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: file)
         }
         let certificate = Self.makeCertificate(in: directory)
         var sockets = [try Self.listeningSocket(), try Self.listeningSocket()]
@@ -78,8 +87,11 @@ final class NginxServer: @unchecked Sendable {
         httpsPort = certificate != nil ? sockets[2].port : nil
         certificatePath = certificate
         let config = directory.appendingPathComponent("nginx.conf")
-        try Self.config(directory: directory.path, http1Port: http1Port, http2Port: http2Port, httpsPort: httpsPort)
-            .write(to: config, atomically: true, encoding: .utf8)
+        try Self.config(
+            directory: directory.path, http1Port: http1Port, http2Port: http2Port, httpsPort: httpsPort,
+            locations: locations
+        )
+        .write(to: config, atomically: true, encoding: .utf8)
         (pid, lifeline) = try Self.spawn(
             executable,
             arguments: [
@@ -134,7 +146,9 @@ final class NginxServer: @unchecked Sendable {
         (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
     }
 
-    private static func config(directory: String, http1Port: Int, http2Port: Int, httpsPort: Int?) -> String {
+    private static func config(
+        directory: String, http1Port: Int, http2Port: Int, httpsPort: Int?, locations: String
+    ) -> String {
         let https = httpsPort.map { port in
             "server { listen 127.0.0.1:\(port) ssl http2; ssl_certificate \(directory)/cert.pem; "
                 + "ssl_certificate_key \(directory)/key.pem; root \(directory)/html; }"
@@ -154,7 +168,7 @@ final class NginxServer: @unchecked Sendable {
                 scgi_temp_path \(directory)/tmp-scgi;
                 keepalive_requests 100000;
                 sendfile on;
-                server { listen 127.0.0.1:\(http1Port); root \(directory)/html; }
+                server { listen 127.0.0.1:\(http1Port); root \(directory)/html; \(locations) }
                 server { listen 127.0.0.1:\(http2Port) http2; root \(directory)/html; }
                 \(https ?? "")
             }

@@ -269,7 +269,7 @@ struct HTTPCachePipelineTests {
     @Test func aDamagedOrForeignEntryIsAMiss() async throws {
         let fixture = try Fixture(Self.version("max-age=600"))
         let key = fixture.pipeline.cache.makeDataCacheKey(for: ImageRequest(url: fixture.url))
-        fixture.dataCache.storeData(HTTPCacheEntry.magic + Data([1, 0, 0, 0, 9, 9, 9]), for: key)
+        fixture.dataCache.storeData(Data(repeating: 7, count: 20) + HTTPCacheEntry.magic, for: key)
         let loaded = try await fixture.load()
         #expect(loaded.cacheType == nil)
         #expect(fixture.requests.count == 1)

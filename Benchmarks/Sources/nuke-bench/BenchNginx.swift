@@ -17,8 +17,9 @@ final class BenchNginx {
     let port: Int
     private var pid: pid_t = 0
 
-    /// Starts nginx serving `files` (name → contents).
-    init(files: [String: Data]) throws {
+    /// Starts nginx serving `files` (name → contents); `serverConfig` goes into the `server` block (for example
+    /// `add_header Cache-Control "no-cache";`).
+    init(files: [String: Data], serverConfig: String = "") throws {
         guard let executable = Self.executable else {
             throw BenchmarkError(description: "nginx is not installed (scripts/setup.sh --benchmarks)")
         }
@@ -47,7 +48,7 @@ final class BenchNginx {
                 keepalive_requests 100000;
                 sendfile on;
                 types { image/jpeg jpg; application/octet-stream bin; }
-                server { listen 127.0.0.1:\(port); root \(root.path); }
+                server { listen 127.0.0.1:\(port); root \(root.path); \(serverConfig) }
             }
             """
         try text.write(to: config, atomically: true, encoding: .utf8)

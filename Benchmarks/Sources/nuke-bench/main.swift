@@ -13,6 +13,8 @@ import Foundation
 //   requests     the pipeline's fixed cost per request, one at a time and 2,000 at once (scenario 10)
 //   cache        CacheDisk's DataCache vs write(2)/read(2) of plain files; sweep and open times (scenario 8)
 //   memory       peak RSS loading 5,000 images with a 64 MB cache (scenario 9; runs in a child process)
+//   httpcache    a fresh hit following HTTP headers vs a plain disk hit; a 304 revalidation vs loading again
+//                (scenario 11)
 var arguments = Array(CommandLine.arguments.dropFirst())
 
 if arguments.first == MemoryBenchmark.childCommand {
@@ -61,6 +63,7 @@ let sections: [(name: String, run: (BenchContext) async throws -> Void)] = [
             context.report.add(comparisons.map { $0.benchRow(section: "cache") })
         }
     ),
+    ("httpcache", { try await HTTPCacheBenchmark(context: $0).run() }),
     ("memory", { try await MemoryBenchmark(context: $0).run() }),
 ]
 

@@ -262,7 +262,11 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
                 with: http, requestTime: Date(timeIntervalSince1970: requestTime),
                 responseTime: Date(timeIntervalSince1970: responseTime))
         }
-        storeInDataCacheIfNeeded(entry.body, metadata: metadata)
+        // Rewritten only when the 304 changed what the next request decides; a `no-cache` entry, say, is asked for
+        // every time anyway, and rewriting its body after each 304 would cost more than the bytes it saved.
+        if metadata.needsStoring(replacing: entry.metadata) {
+            storeInDataCacheIfNeeded(entry.body, metadata: metadata)
+        }
         let ticket = core.decodingBacklog.take(entry.body.count)
         var response = DataResponse(data: entry.body, urlResponse: urlResponse, cacheType: .disk, ticket: ticket)
         response.httpMetadata = metadata

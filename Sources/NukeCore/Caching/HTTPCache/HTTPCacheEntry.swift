@@ -1,14 +1,16 @@
 import Foundation
 
-/// The format of disk cache entries that carry HTTP metadata: a header the pipeline owns, then the stored bytes,
+/// The format of disk cache entries that carry HTTP metadata: the stored bytes, then a trailer the pipeline owns,
 /// written through the plain ``DataCaching`` interface, so any cache stores them without knowing of it.
 ///
 /// ```
-/// "NukeHTTP" · format 1 · kind · metadata fields · FNV-1a checksum of all of it · body length (UInt64) · body
+/// body · format 1 · kind · metadata fields · FNV-1a checksum of the trailer · body length (UInt64) · "NukeHTTP"
 /// ```
-/// Numbers are little-endian; absent dates are NaN. Bytes that don't start with the magic are a plain entry (data
-/// stored before, under ``ImagePipeline/HTTPCachePolicy/ignoreHeaders``, or by the app); bytes that start with it
-/// but don't parse to the exact length, or fail the checksum, are damaged: a miss.
+/// Numbers are little-endian; absent dates are NaN. The metadata follows the body so that reading an entry hands
+/// the body on without copying it (a prefix of the bytes the cache returned). Bytes that don't end with the magic
+/// are a plain entry (data stored before, under ``ImagePipeline/HTTPCachePolicy/ignoreHeaders``, or by the app);
+/// bytes that end with it but whose trailer doesn't parse to the exact length, or fails the checksum, are damaged: a
+/// miss.
 enum HTTPCacheEntry: Equatable {
     /// Bytes without the header: stored by the app, or with the headers ignored.
     case plain(Data)
@@ -40,19 +42,24 @@ enum HTTPCacheEntry: Equatable {
 
     /// Reads the bytes of a disk cache entry.
     init(decoding data: Data) {
-        guard data.starts(with: Self.magic) else {
+        guard data.count >= Self.magic.count + 8, data.suffix(Self.magic.count).elementsEqual(Self.magic) else {
             self = .plain(data)
             return
         }
-        var reader = Reader(data: data, offset: Self.magic.count)
-        guard let parsed = reader.readEntry() else {
+        var lengthReader = Reader(data: data, offset: data.count - Self.magic.count - 8)
+        guard let bodyLength: UInt64 = lengthReader.readInteger(), bodyLength <= UInt64(data.count) else {
+            self = .damaged
+            return
+        }
+        var reader = Reader(data: data, offset: Int(bodyLength))
+        guard let parsed = reader.readEntry(trailerEnd: data.count - Self.magic.count - 8) else {
             self = .damaged
             return
         }
         self = parsed
     }
 
-    /// The bytes to store: plain bodies as they are, the others behind the header.
+    /// The bytes to store: plain bodies as they are, the others followed by the trailer.
     func encoded() -> Data {
         let (kind, metadata, body): (UInt8, HTTPCacheMetadata, Data)
         switch self {
@@ -61,8 +68,9 @@ enum HTTPCacheEntry: Equatable {
         case let .original(value, data): (kind, metadata, body) = (1, value, data)
         case let .derived(value, data): (kind, metadata, body) = (2, value, data)
         }
-        var output = Self.magic
-        output.reserveCapacity(128 + body.count)
+        var output = Data()
+        output.reserveCapacity(body.count + 160)
+        output.append(body)
         let start = output.count
         output.append(Self.formatVersion)
         output.append(kind)
@@ -90,7 +98,7 @@ enum HTTPCacheEntry: Equatable {
         }
         output.appendInteger(fnv1a(output[start...]))
         output.appendInteger(UInt64(body.count))
-        output.append(body)
+        output.append(Self.magic)
         return output
     }
 
@@ -98,7 +106,8 @@ enum HTTPCacheEntry: Equatable {
         let data: Data
         var offset: Int
 
-        mutating func readEntry() -> HTTPCacheEntry? {
+        /// The trailer from ``offset`` (the end of the body) to `trailerEnd` (where the body length starts).
+        mutating func readEntry(trailerEnd: Int) -> HTTPCacheEntry? {
             let start = offset
             guard readByte() == HTTPCacheEntry.formatVersion, let kind = readByte(), kind == 1 || kind == 2,
                 let status: UInt16 = readInteger(), let requestTime = readDouble(), let responseTime = readDouble(),
@@ -107,10 +116,9 @@ enum HTTPCacheEntry: Equatable {
                 let flags = readByte(), let etag = readText(), let lastModified = readText()
             else { return nil }
             let end = offset
-            guard let checksum: UInt32 = readInteger(),
-                checksum == fnv1a(data[(data.startIndex + start)..<(data.startIndex + end)]),
-                let length: UInt64 = readInteger(), length == UInt64(data.count - offset),
-                requestTime.isFinite, responseTime.isFinite
+            let base = data.startIndex
+            guard let checksum: UInt32 = readInteger(), offset == trailerEnd,
+                checksum == fnv1a(data[(base + start)..<(base + end)]), requestTime.isFinite, responseTime.isFinite
             else { return nil }
             var control = HTTPCacheControl()
             control.maxAge = maxAge >= 0 ? Int(maxAge) : nil
@@ -126,7 +134,7 @@ enum HTTPCacheEntry: Equatable {
                 expires: expires.isNaN ? nil : Date(timeIntervalSince1970: expires), age: age.isNaN ? nil : age,
                 cacheControl: control, requestTime: Date(timeIntervalSince1970: requestTime),
                 responseTime: Date(timeIntervalSince1970: responseTime))
-            let body = data.subdata(in: (data.startIndex + offset)..<data.endIndex)
+            let body = data.prefix(start)  // Shares the cache's bytes: no copy.
             return kind == 1 ? .original(metadata, body: body) : .derived(metadata, body: body)
         }
 

@@ -107,6 +107,15 @@ public struct HTTPCacheMetadata: Sendable, Hashable {
         return updated
     }
 
+    /// Whether this metadata, from a `304` for the stored response `old`, must be stored: it changed a validator or
+    /// the directives, or gives the response a freshness lifetime or a stale window (`stale-while-revalidate`,
+    /// `stale-if-error`) that the new times restart. Otherwise the next request decides as it would have.
+    func needsStoring(replacing old: HTTPCacheMetadata) -> Bool {
+        etag != old.etag || lastModified != old.lastModified || cacheControl != old.cacheControl
+            || expires != old.expires || freshnessLifetime > 0 || cacheControl.staleWhileRevalidate != nil
+            || cacheControl.staleIfError != nil
+    }
+
     // MARK: Freshness
 
     /// Whether the response may be stored: a `200` without `no-store`.

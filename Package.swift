@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "DecoderWebP", targets: ["DecoderWebP"]),
         .library(name: "DecoderSVG", targets: ["DecoderSVG"]),
         .library(name: "CacheDisk", targets: ["CacheDisk"]),
+        .library(name: "CacheRedis", targets: ["CacheRedis"]),
         .library(name: "LoaderCurl", targets: ["LoaderCurl"]),
         .library(name: "LoaderURLSession", targets: ["LoaderURLSession"]),
         .library(name: "Nuke", targets: ["Nuke"]),
@@ -72,6 +73,10 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         .target(name: "CacheDisk", dependencies: ["NukeCore", "CCrypto", "CXXHash"]),
+        // A cache shared by a fleet: Redis through hiredis (blocking API, a pool per server).
+        .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
+        .target(name: "CacheRedis", dependencies: ["NukeCore", "CHiredis", "CXXHash"]),
+        .testTarget(name: "CacheRedisTests", dependencies: ["CacheRedis", "NukeCore", "NukeTestKit"]),
         .executableTarget(
             name: "CacheDiskTestWriter", dependencies: ["CacheDisk"], path: "Tests/CacheDiskTestWriter"),
         .testTarget(

@@ -16,7 +16,7 @@ import NukeTestKit
 /// of ours besides the two sockets. ``stop()`` (or `deinit`)
 /// terminates it and waits for it to exit.
 final class NginxServer: @unchecked Sendable {
-    // @unchecked: `pid` is written in init and by `stop()`, which tests call once, after the loads.
+    // @unchecked: every stored property is set in init; `process` is thread-safe.
     static let executable = ["/usr/sbin/nginx", "/usr/bin/nginx"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }
@@ -36,9 +36,8 @@ final class NginxServer: @unchecked Sendable {
     let httpsPort: Int?
     /// The PEM certificate of the HTTPS port (self-signed for `127.0.0.1`), to trust as a CA bundle.
     let certificatePath: String?
-    /// The watchdog shell's pid, and the write end of its pipe.
-    private var pid: pid_t = 0
-    private var lifeline: Int32 = -1
+    /// nginx under its watchdog.
+    private var process: WatchedProcess?
 
     /// Starts nginx serving `files` (name → contents; names may have folders), off the Swift concurrency pool (it
     /// runs `openssl` and spawns nginx, which block). `locations` are extra nginx `location` blocks of the
@@ -92,12 +91,13 @@ final class NginxServer: @unchecked Sendable {
             locations: locations
         )
         .write(to: config, atomically: true, encoding: .utf8)
-        (pid, lifeline) = try Self.spawn(
-            executable,
+        process = try WatchedProcess(
+            executable: executable,
             arguments: [
                 "-p", directory.path, "-c", config.path, "-e", directory.appendingPathComponent("error.log").path,
             ],
-            inheriting: sockets.map(\.fd))
+            inheriting: sockets.map(\.fd),
+            environment: ["NGINX": (0..<sockets.count).map { "\(3 + $0);" }.joined()])
     }
 
     deinit {
@@ -107,14 +107,7 @@ final class NginxServer: @unchecked Sendable {
 
     /// Terminates nginx and waits for it to exit (its logs are complete afterwards). Idempotent.
     func stop() {
-        guard pid > 0 else { return }
-        close(lifeline)  // the watchdog sends nginx SIGTERM and waits for it
-        let killer = DispatchWorkItem { [pid] in kill(pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 10, execute: killer)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        killer.cancel()
-        pid = 0
+        process?.stop()  // The watchdog sends nginx SIGTERM and waits for it.
     }
 
     /// One access-log line: `$connection $connection_requests $server_protocol $status $body_bytes_sent $uri`.
@@ -215,77 +208,6 @@ final class NginxServer: @unchecked Sendable {
         }
         return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
-
-    /// Spawns `executable` under a watchdog shell, with `fds` as descriptors 3, 4, … (announced in
-    /// `NGINX=3;4;`) and nothing else of ours open. The shell starts nginx, waits until its standard input — a
-    /// pipe whose write end only this process holds — reaches end of file, then stops nginx and waits for it.
-    /// Returns the shell's pid and the pipe's write end.
-    private static func spawn(
-        _ executable: String, arguments: [String], inheriting fds: [Int32]
-    ) throws -> (
-        pid_t, Int32
-    ) {
-        var pipeFDs: [Int32] = [-1, -1]
-        guard pipe(&pipeFDs) == 0 else { throw NginxError.spawn("pipe: \(String(cString: strerror(errno)))") }
-        _ = fcntl(pipeFDs[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(pipeFDs[1], F_SETFD, FD_CLOEXEC)
-        defer { close(pipeFDs[0]) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // Move the sources out of the way first so no dup2 target clobbers a later source.
-        let sources = fds.map { fcntl($0, F_DUPFD_CLOEXEC, 100) }
-        defer { for fd in sources { close(fd) } }
-        posix_spawn_file_actions_adddup2(&actions, pipeFDs[0], 0)
-        for (index, fd) in sources.enumerated() {
-            posix_spawn_file_actions_adddup2(&actions, fd, Int32(3 + index))
-        }
-        guard let closeFrom = closeFromAction else {
-            close(pipeFDs[1])
-            throw NginxError.spawn("posix_spawn_file_actions_addclosefrom_np is missing")
-        }
-        _ = closeFrom(&actions, Int32(3 + fds.count))
-        let inherited = (0..<fds.count).map { "\(3 + $0);" }.joined()
-        let environment = ["NGINX=\(inherited)", "PATH=/usr/sbin:/usr/bin:/sbin:/bin"]
-        let watchdog = "\"$0\" \"$@\" </dev/null & child=$!; read -r _; kill -TERM $child; wait $child"
-        let argv = (["/bin/sh", "-c", watchdog, executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer {
-            for pointer in argv + envp { free(pointer) }
-        }
-        // The child must not inherit this thread's signal mask: Dispatch threads block nearly every signal,
-        // and a shell whose SIGCHLD is blocked waits forever in `wait`.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGTERM, SIGINT, SIGQUIT, SIGHUP, SIGCHLD, SIGUSR1, SIGUSR2] {
-            sigaddset(&defaults, signal)
-        }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
-        guard result == 0 else {
-            close(pipeFDs[1])
-            throw NginxError.spawn(String(cString: strerror(result)))
-        }
-        return (pid, pipeFDs[1])
-    }
-
-    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which the Swift Glibc module doesn't export.
-    private static let closeFromAction:
-        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-            guard let handle = dlopen(nil, RTLD_NOW),
-                let symbol = dlsym(handle, "posix_spawn_file_actions_addclosefrom_np")
-            else { return nil }
-            return unsafeBitCast(
-                symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-        }()
 }
 
 enum NginxError: Error {

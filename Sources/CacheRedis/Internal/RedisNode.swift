@@ -1,0 +1,162 @@
+import Foundation
+import NukeCore
+
+/// One server: a pool of connections made on demand, and its health. After a connection fails the server is down
+/// until a reconnection is due (the delay doubles with each failure, up to the configured maximum); meanwhile
+/// every use fails at once, so a dead server costs the pipeline nothing but misses.
+final class RedisNode: @unchecked Sendable {
+    // @unchecked: every mutable field is touched only while `condition` is locked.
+    let endpoint: RedisEndpoint
+    private let configuration: RedisDataCache.Configuration
+    private let statistics: LockedValueBox<RedisDataCache.Statistics>
+    private let condition = NSCondition()
+    private var idle: [RedisConnection] = []
+    private var openCount = 0
+    private var retryAt: TimeInterval = 0
+    private var delay: TimeInterval
+    private var hasFailed = false
+    private var hasCheckedPolicy = false
+
+    enum Failure: Error {
+        /// No connection became free in time.
+        case timedOut
+        /// The server is down and not yet due for a reconnection.
+        case unavailable
+        /// Connecting or the command failed.
+        case failed(String)
+    }
+
+    init(
+        endpoint: RedisEndpoint, configuration: RedisDataCache.Configuration,
+        statistics: LockedValueBox<RedisDataCache.Statistics>
+    ) {
+        self.endpoint = endpoint
+        self.configuration = configuration
+        self.statistics = statistics
+        delay = configuration.reconnectDelay
+    }
+
+    /// Runs `body` with a connection whose commands wait at most `timeout` (as does the wait for a free connection).
+    func withConnection<R>(timeout: TimeInterval, _ body: (RedisConnection) throws -> R) -> Result<R, Failure> {
+        let connection: RedisConnection
+        switch checkOut(timeout: timeout) {
+        case let .success(value): connection = value
+        case let .failure(failure): return .failure(failure)
+        }
+        connection.setTimeout(timeout)
+        do {
+            let result = try body(connection)
+            checkIn(connection)
+            return .success(result)
+        } catch {
+            checkIn(connection)
+            return .failure(.failed("\(error)"))
+        }
+    }
+
+    private func checkOut(timeout: TimeInterval) -> Result<RedisConnection, Failure> {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        while true {
+            if let connection = idle.popLast() {
+                condition.unlock()
+                return .success(connection)
+            }
+            if ProcessInfo.processInfo.systemUptime < retryAt {
+                condition.unlock()
+                return .failure(.unavailable)
+            }
+            if openCount < configuration.connectionsPerServer {
+                openCount += 1
+                condition.unlock()
+                return connect()
+            }
+            guard condition.wait(until: deadline) else {
+                condition.unlock()
+                return .failure(.timedOut)
+            }
+        }
+    }
+
+    /// Makes a connection (a slot was reserved): authenticates, selects the database, checks the eviction policy once.
+    private func connect() -> Result<RedisConnection, Failure> {
+        do {
+            let connection = try RedisConnection(
+                endpoint: endpoint, connectTimeout: configuration.connectTimeout,
+                commandTimeout: configuration.writeTimeout)
+            if let password = endpoint.password {
+                let reply =
+                    try endpoint.user.map { try connection.command("AUTH", $0, password) }
+                    ?? connection.command("AUTH", password)
+                if case let .error(message) = reply { throw RedisConnectionError(message: "AUTH: \(message)") }
+            }
+            if endpoint.database != 0,
+                case let .error(message) = try connection.command("SELECT", "\(endpoint.database)")
+            {
+                throw RedisConnectionError(message: "SELECT \(endpoint.database): \(message)")
+            }
+            condition.lock()
+            let wasFailed = hasFailed
+            hasFailed = false
+            delay = configuration.reconnectDelay
+            let needsPolicyCheck = !hasCheckedPolicy
+            hasCheckedPolicy = true
+            condition.unlock()
+            if wasFailed { statistics.withLock { $0.reconnects += 1 } }
+            if needsPolicyCheck { checkEvictionPolicy(connection) }
+            return .success(connection)
+        } catch {
+            condition.lock()
+            openCount -= 1
+            markFailedLocked()
+            condition.broadcast()
+            condition.unlock()
+            return .failure(.failed("\(error)"))
+        }
+    }
+
+    private func checkIn(_ connection: RedisConnection) {
+        condition.lock()
+        if connection.isBroken {
+            openCount -= 1
+            markFailedLocked()
+        } else {
+            idle.append(connection)
+        }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func markFailedLocked() {
+        hasFailed = true
+        retryAt = ProcessInfo.processInfo.systemUptime + delay
+        delay = min(delay * 2, configuration.maximumReconnectDelay)
+        // Idle connections to a server that failed are likely dead too.
+        openCount -= idle.count
+        idle.removeAll()
+    }
+
+    /// Warns when the server would refuse writes instead of evicting: `noeviction`, or a `volatile-*` policy while
+    /// entries have no time to live. A server that doesn't allow `CONFIG` isn't checked.
+    private func checkEvictionPolicy(_ connection: RedisConnection) {
+        guard case let .array(items)? = try? connection.command("CONFIG", "GET", "maxmemory-policy"),
+            items.count == 2, case let .string(value) = items[1]
+        else { return }
+        let policy = String(decoding: value, as: UTF8.self)
+        var maxmemory = "?"
+        if case let .array(memory)? = try? connection.command("CONFIG", "GET", "maxmemory"), memory.count == 2,
+            case let .string(bytes) = memory[1]
+        {
+            maxmemory = String(decoding: bytes, as: UTF8.self)
+        }
+        if policy == "noeviction" {
+            configuration.logWarning(
+                "\(endpoint): maxmemory-policy is noeviction (maxmemory \(maxmemory)): once full, Redis refuses "
+                    + "writes instead of evicting; set an allkeys-* policy (allkeys-lru) for a cache")
+        } else if policy.hasPrefix("volatile-"), configuration.timeToLive == nil {
+            configuration.logWarning(
+                "\(endpoint): maxmemory-policy is \(policy) but entries have no time to live: Redis can't evict "
+                    + "them and refuses writes once full; set timeToLive or an allkeys-* policy")
+        }
+    }
+}

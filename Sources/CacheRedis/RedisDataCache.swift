@@ -1,0 +1,225 @@
+public import Foundation
+public import NukeCore
+internal import CXXHash
+
+/// A ``NukeCore/DataCaching`` on Redis (hiredis), for a cache shared by several processes or machines:
+///
+/// ```swift
+/// let redis = try RedisDataCache(url: "redis://cache.internal:6379/0")
+/// let pipeline = ImagePipeline { $0.dataCache = TieredDataCache(local: try DataCache(name: "thumbs"), shared: redis) }
+/// ```
+///
+/// - **Never slows or fails the pipeline.** A read waits at most ``Configuration/readTimeout`` (for a free
+///   connection, then for the reply): a timeout is a miss. Writes go to a bounded background queue (full: the
+///   write is dropped and counted). A server that is down, restarting, out of memory or answering errors gives
+///   misses and dropped writes, and is reconnected with a growing delay. Nothing reaches the caller as an error;
+///   ``statistics`` counts hits, misses, timeouts, dropped writes and reconnects.
+/// - **Keys** are `prefix:` + the XXH3-128 of the key in hex, so any key string is safe and caches with different
+///   prefixes share a server. **Values** carry the hash of their key and a checksum: a damaged value, or one that
+///   belongs to another key or another program, is a miss, never wrong data.
+/// - **Read your writes.** Writes waiting in the queue are answered from memory, so a `cachedData(for:)` after a
+///   `storeData(_:for:)` or `removeData(for:)` sees it, as ``NukeCore/DataCaching`` requires — unless the write
+///   is dropped (the queue was full, or the server failed), after which the key reads as Redis has it.
+/// - **Size** is Redis's business: its `maxmemory` and eviction policy decide what stays. On the first connection
+///   to each server the cache reads `maxmemory-policy` and warns (``Configuration/logWarning``) when it would
+///   refuse writes instead of evicting (`noeviction`, or `volatile-*` without a time to live). Entries get
+///   ``Configuration/timeToLive``; values over ``Configuration/maximumValueSize`` are not stored.
+/// - **Several servers** (``Configuration/endpoints``) split the keys by consistent hashing: each key lives on one
+///   server; a server that goes away costs only its share of the hits (its keys miss, the others' don't move).
+///   Consistent hashing rather than one primary with replicas: a cache's data can be lost, so a fleet gains more
+///   from adding capacity and isolating failures than from copies; replicas can still sit behind each endpoint.
+/// - `removeAll()` deletes the keys with this cache's prefix (`SCAN` + `UNLINK`), never the whole database.
+public final class RedisDataCache: DataCaching, Sendable {
+    /// The configuration the cache was made with.
+    public let configuration: Configuration
+    private let nodes: [RedisNode]
+    private let ring: HashRing
+    private let statisticsBox = LockedValueBox(Statistics())
+    private let writer: RedisWriter
+
+    /// A cache for the servers of `configuration`. Connections are made when first needed.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        let statistics = statisticsBox
+        nodes = configuration.endpoints.map {
+            RedisNode(endpoint: $0, configuration: configuration, statistics: statistics)
+        }
+        ring = HashRing(servers: configuration.endpoints.map(\.description))
+        writer = RedisWriter(limit: configuration.writeQueueLimit, statistics: statistics)
+    }
+
+    /// A cache for the server at `url` with the default configuration.
+    ///
+    /// - Throws: ``RedisEndpoint/InvalidURL``.
+    public convenience init(url: String) throws {
+        self.init(configuration: try Configuration(url: url))
+    }
+
+    /// What the cache did so far.
+    public var statistics: Statistics { statisticsBox.snapshot }
+
+    /// The Redis key of `key`: the prefix and the XXH3-128 of the key in hex.
+    func redisKey(for key: String) -> String {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        Data(key.utf8).withUnsafeBytes { CXXHash_xxh3_128($0.baseAddress, $0.count, &low, &high) }
+        let hex = String(high, radix: 16).leftPadded(16) + String(low, radix: 16).leftPadded(16)
+        return "\(configuration.keyPrefix):\(hex)"
+    }
+
+    private func node(for redisKey: String) -> RedisNode {
+        nodes[ring.server(for: RedisValue.hash(Data(redisKey.utf8)))]
+    }
+
+    // MARK: DataCaching
+
+    public func cachedData(for key: String) -> Data? {
+        let redisKey = redisKey(for: key)
+        switch writer.pending(for: redisKey) {
+        case let .stored(data): return count(hit: data)
+        case .removed: return count(hit: nil)
+        case .none: break
+        }
+        let result = node(for: redisKey).withConnection(timeout: configuration.readTimeout) {
+            try $0.command([Data("GET".utf8), Data(redisKey.utf8)])
+        }
+        switch result {
+        case .success(.string(let value)):
+            guard let data = RedisValue.decode(value, key: key) else {
+                statisticsBox.withLock { $0.damagedValues += 1 }
+                return count(hit: nil)
+            }
+            return count(hit: data)
+        case .success(.error):
+            statisticsBox.withLock { $0.errors += 1 }
+            return count(hit: nil)
+        case .success:
+            return count(hit: nil)
+        case let .failure(failure):
+            record(failure)
+            return count(hit: nil)
+        }
+    }
+
+    public func containsData(for key: String) -> Bool {
+        let redisKey = redisKey(for: key)
+        switch writer.pending(for: redisKey) {
+        case .stored: return true
+        case .removed: return false
+        case .none: break
+        }
+        let result = node(for: redisKey).withConnection(timeout: configuration.readTimeout) {
+            try $0.command([Data("EXISTS".utf8), Data(redisKey.utf8)])
+        }
+        if case .success(.integer(let count)) = result { return count > 0 }
+        if case let .failure(failure) = result { record(failure) }
+        return false
+    }
+
+    public func storeData(_ data: Data, for key: String) {
+        let redisKey = redisKey(for: key)
+        guard data.count <= configuration.maximumValueSize else {
+            statisticsBox.withLock { $0.droppedWrites += 1 }
+            return enqueueRemoval(redisKey)  // An earlier value must not be served in its place.
+        }
+        let value = RedisValue.encode(data, key: key)
+        let expiry = configuration.timeToLive.map {
+            [Data("PX".utf8), Data("\(max(1, Int(($0 * 1000).rounded())))".utf8)]
+        }
+        let arguments = [Data("SET".utf8), Data(redisKey.utf8), value] + (expiry ?? [])
+        let node = self.node(for: redisKey)
+        let timeout = configuration.writeTimeout
+        writer.enqueue(key: redisKey, change: .stored(data), cost: value.count) { [statisticsBox] in
+            Self.write(arguments, on: node, timeout: timeout, statistics: statisticsBox)
+        }
+    }
+
+    public func removeData(for key: String) {
+        enqueueRemoval(redisKey(for: key))
+    }
+
+    public func removeAll() {
+        let pattern = "\(configuration.keyPrefix):*"
+        let nodes = self.nodes
+        let timeout = configuration.writeTimeout
+        writer.enqueueClear { [statisticsBox] in
+            for node in nodes {
+                Self.deleteKeys(matching: pattern, on: node, timeout: timeout, statistics: statisticsBox)
+            }
+        }
+    }
+
+    /// Waits until every write queued so far was made (or dropped).
+    public func flush() {
+        writer.flush()
+    }
+
+    // MARK: Internals
+
+    private func enqueueRemoval(_ redisKey: String) {
+        let node = self.node(for: redisKey)
+        let timeout = configuration.writeTimeout
+        writer.enqueue(key: redisKey, change: .removed, cost: redisKey.utf8.count) { [statisticsBox] in
+            Self.write(
+                [Data("UNLINK".utf8), Data(redisKey.utf8)], on: node, timeout: timeout, statistics: statisticsBox)
+        }
+    }
+
+    private func count(hit data: Data?) -> Data? {
+        statisticsBox.withLock {
+            if data == nil { $0.misses += 1 } else { $0.hits += 1 }
+        }
+        return data
+    }
+
+    private func record(_ failure: RedisNode.Failure) {
+        statisticsBox.withLock {
+            switch failure {
+            case .timedOut: $0.timeouts += 1
+            case .unavailable: $0.unavailable += 1
+            case .failed: $0.errors += 1
+            }
+        }
+    }
+
+    private static func write(
+        _ arguments: [Data], on node: RedisNode, timeout: TimeInterval, statistics: LockedValueBox<Statistics>
+    ) {
+        let result = node.withConnection(timeout: timeout) { try $0.command(arguments) }
+        statistics.withLock {
+            switch result {
+            case .success(.error): ($0.errors, $0.droppedWrites) = ($0.errors + 1, $0.droppedWrites + 1)
+            case .success: $0.writes += 1
+            case .failure: $0.droppedWrites += 1
+            }
+        }
+    }
+
+    private static func deleteKeys(
+        matching pattern: String, on node: RedisNode, timeout: TimeInterval, statistics: LockedValueBox<Statistics>
+    ) {
+        var cursor = "0"
+        repeat {
+            let result = node.withConnection(timeout: timeout) { connection -> String? in
+                guard case let .array(parts) = try connection.command("SCAN", cursor, "MATCH", pattern, "COUNT", "500"),
+                    parts.count == 2, case let .string(next) = parts[0], case let .array(keys) = parts[1]
+                else { return nil }
+                let names = keys.compactMap { if case let .string(name) = $0 { name } else { nil } }
+                if !names.isEmpty { _ = try connection.command([Data("UNLINK".utf8)] + names) }
+                return String(decoding: next, as: UTF8.self)
+            }
+            guard case let .success(next?) = result else {
+                statistics.withLock { $0.droppedWrites += 1 }
+                return
+            }
+            cursor = next
+        } while cursor != "0"
+        statistics.withLock { $0.writes += 1 }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(_ length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}

@@ -261,7 +261,8 @@ import Testing
         var generator = SeededGenerator(seed: 42)
         for _ in 0..<2000 {
             var bytes = Data(
-                (0..<Int.random(in: 0..<200, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+                (0..<Int.random(in: 0..<200, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator)
+                })
             if Bool.random(using: &generator) {
                 // A plausible body length, so the parse gets into the trailer.
                 withUnsafeBytes(of: UInt64(Int.random(in: 0...max(0, bytes.count), using: &generator)).littleEndian) {

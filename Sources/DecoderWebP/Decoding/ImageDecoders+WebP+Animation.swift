@@ -57,11 +57,7 @@ extension ImageDecoders.WebP {
         public init(data: Data, configuration: Configuration = .init()) throws {
             guard !data.isEmpty else { throw Error.emptyData }
             let info = try data.withUnsafeBytes { try WebPDemuxInfo(bytes: $0) }
-            let limit = configuration.maximumPixelCount
-            let (pixels, overflow) = info.canvasWidth.multipliedReportingOverflow(by: info.canvasHeight)
-            guard !overflow, pixels <= limit else {
-                throw Error.imageTooLarge(width: info.canvasWidth, height: info.canvasHeight, maximumPixelCount: limit)
-            }
+            try configuration.checkPixelCount(width: info.canvasWidth, height: info.canvasHeight, throwing: Error.self)
             self.data = data
             self.canvasWidth = info.canvasWidth
             self.canvasHeight = info.canvasHeight

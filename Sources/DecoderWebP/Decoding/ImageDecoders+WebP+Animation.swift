@@ -2,7 +2,8 @@ public import Foundation
 public import NukeCore
 
 extension ImageDecoders.WebP {
-    /// The frames and timing of a WebP file, usually the ``ImageContainer/data`` of an animated WebP.
+    /// The frames and timing of a WebP file, usually the ``ImageContainer/data`` of an animated WebP: WebP's
+    /// ``ImageAnimation``.
     ///
     /// Creating an animation reads only the container (libwebp's demuxer): canvas size, frame count, loop
     /// count and durations; it decodes no pixels. ``frame(at:)`` and ``forEachFrame(_:)`` decode frames
@@ -18,18 +19,9 @@ extension ImageDecoders.WebP {
     /// ```
     ///
     /// A value type; every method may be called from any thread.
-    public struct Animation: Sendable {
+    public struct Animation: ImageAnimation, Sendable {
         /// One decoded frame.
-        public struct Frame: Sendable {
-            /// The frame's index, from zero.
-            public var index: Int
-            /// The canvas after drawing this frame.
-            public var image: PlatformImage
-            /// How long the frame is shown, in seconds.
-            public var duration: TimeInterval
-            /// When the frame is first shown, in seconds from the start of the animation.
-            public var timestamp: TimeInterval
-        }
+        public typealias Frame = ImageAnimationFrame
 
         /// The WebP data.
         public let data: Data
@@ -46,9 +38,6 @@ extension ImageDecoders.WebP {
         public let frameDurations: [TimeInterval]
         /// The limits used when decoding frames.
         public let configuration: Configuration
-
-        /// The length of one loop, in seconds.
-        public var totalDuration: TimeInterval { frameDurations.reduce(0, +) }
 
         /// Reads the animation's properties from `data` without decoding any pixels.
         ///
@@ -67,6 +56,14 @@ extension ImageDecoders.WebP {
             self.configuration = configuration
         }
 
+        /// Returns an iterator over the composited frames, positioned before the first (libwebp's animation
+        /// decoder, which keeps one canvas).
+        public func makeFrameIterator() throws -> any ImageAnimationFrameIterator {
+            WebPFrameIterator(
+                decoder: try WebPAnimationDecoder(data: data, width: canvasWidth, height: canvasHeight),
+                frameCount: frameCount)
+        }
+
         /// Decodes the canvas as shown at frame `index`. Frames are composited from the start, so the cost
         /// grows with `index`; to show every frame use ``forEachFrame(_:)``.
         ///
@@ -75,23 +72,20 @@ extension ImageDecoders.WebP {
             guard index >= 0, index < frameCount else {
                 throw Error.frameIndexOutOfRange(index: index, frameCount: frameCount)
             }
-            let decoder = try WebPAnimationDecoder(data: data, width: canvasWidth, height: canvasHeight)
-            var image = PlatformImage()
-            for _ in 0...index {
-                image = try decoder.next()
-            }
-            return image
+            return try compositedFrame(at: index)
         }
+    }
+}
 
-        /// Decodes every frame in order and passes it to `body`; stops early if `body` throws.
-        public func forEachFrame(_ body: (Frame) throws -> Void) throws {
-            let decoder = try WebPAnimationDecoder(data: data, width: canvasWidth, height: canvasHeight)
-            var timestamp: TimeInterval = 0
-            for index in 0..<frameCount {
-                let image = try decoder.next()
-                try body(Frame(index: index, image: image, duration: frameDurations[index], timestamp: timestamp))
-                timestamp += frameDurations[index]
-            }
-        }
+/// A pass over an animation's frames with one libwebp animation decoder.
+struct WebPFrameIterator: ImageAnimationFrameIterator {
+    let decoder: WebPAnimationDecoder
+    let frameCount: Int
+    var index = 0
+
+    mutating func next() throws -> PlatformImage? {
+        guard index < frameCount else { return nil }
+        index += 1
+        return try decoder.next()
     }
 }

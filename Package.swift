@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "DecoderJPEG", targets: ["DecoderJPEG"]),
         .library(name: "DecoderWebP", targets: ["DecoderWebP"]),
         .library(name: "DecoderSVG", targets: ["DecoderSVG"]),
+        .library(name: "DecoderGIF", targets: ["DecoderGIF"]),
         .library(name: "CacheDisk", targets: ["CacheDisk"]),
         .library(name: "LoaderCurl", targets: ["LoaderCurl"]),
         .library(name: "LoaderURLSession", targets: ["LoaderURLSession"]),
@@ -26,7 +27,7 @@ let package = Package(
             name: "Nuke",
             dependencies: [
                 "NukeCore", "LoaderCurl", "LoaderURLSession", "CacheDisk", "DecoderPNG", "DecoderJPEG", "DecoderWebP",
-                "DecoderSVG",
+                "DecoderSVG", "DecoderGIF",
             ]),
         .executableTarget(name: "NukeCLI", dependencies: ["Nuke", "LoaderURLSession"]),
         .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -57,10 +58,19 @@ let package = Package(
         .systemLibrary(name: "CRSVG", providers: [.apt(["librsvg2-dev"])]),
         .target(name: "DecoderSVG", dependencies: ["NukeCore", "CRSVG"]),
         .testTarget(name: "DecoderSVGTests", dependencies: ["DecoderSVG", "NukeCore", "NukeTestKit"]),
+        // Debian's libgif-dev has no pkg-config file: CGIF links `gif` by name. CGIFShim reads record by record
+        // and composites frames in C.
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        .target(name: "CGIFShim", dependencies: ["CGIF"]),
+        .target(name: "DecoderGIF", dependencies: ["NukeCore", "CGIF", "CGIFShim"]),
+        .testTarget(
+            name: "DecoderGIFTests", dependencies: ["DecoderGIF", "NukeCore", "NukeTestKit"],
+            resources: [.copy("Fixtures")]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "NukeCore", "NukeTestKit", "DecoderPNG", "DecoderJPEG", "DecoderWebP", "DecoderSVG", "LoaderCurl",
+                "NukeCore", "NukeTestKit", "DecoderPNG", "DecoderJPEG", "DecoderWebP", "DecoderSVG", "DecoderGIF",
+                "LoaderCurl",
                 "LoaderURLSession", "CacheDisk",
             ]),
         .testTarget(name: "NukeTestKitTests", dependencies: ["NukeTestKit", "NukeCore"]),

@@ -91,10 +91,11 @@ struct FetchRun {
 
     /// For an animated image written as a still: what was lost. `nil` for still images.
     private static func stillFrameWarning(for container: ImageContainer) -> String? {
-        guard container.type == .webp, let data = container.data,
-            let animation = try? ImageDecoders.WebP.Animation(data: data), animation.frameCount > 1
+        guard let data = container.data, let animation = try? ImageDecoders.Default.animation(for: data),
+            animation.isAnimated
         else { return nil }
-        return "animated WebP (\(animation.frameCount) frames): only the first frame was written"
+        let format = container.type == .gif ? "GIF" : "WebP"
+        return "animated \(format) (\(animation.frameCount) frames): only the first frame was written"
     }
 
     private func report(_ input: String, _ outcome: Outcome) {

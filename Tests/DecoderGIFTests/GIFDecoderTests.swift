@@ -55,7 +55,8 @@ struct GIFDecoderTests {
     @Test("the loop count is the number of plays: stored repeats + 1, 0 forever, 1 without NETSCAPE2.0")
     func loopCount() throws {
         let frame = GIFBytes.pixelFrame(left: 0, top: 0)
-        let forever = try ImageDecoders.GIF.Animation(data: GIFBytes.file(width: 1, height: 1, GIFBytes.loop(0) + frame))
+        let forever = try ImageDecoders.GIF.Animation(
+            data: GIFBytes.file(width: 1, height: 1, GIFBytes.loop(0) + frame))
         let twice = try ImageDecoders.GIF.Animation(data: GIFBytes.file(width: 1, height: 1, GIFBytes.loop(1) + frame))
         let once = try ImageDecoders.GIF.Animation(data: GIFBytes.file(width: 1, height: 1, frame))
 
@@ -74,7 +75,8 @@ struct GIFDecoderTests {
             width: 2, height: 1,
             GIFBytes.pixelFrame(left: 0, top: 0, index: 0, disposal: 1)
                 + GIFBytes.pixelFrame(left: 1, top: 0, index: 1, disposal: 2)
-                + GIFBytes.pixelFrame(left: 60000, top: 60000, index: 1) + GIFBytes.pixelFrame(left: 5, top: 0, index: 1))
+                + GIFBytes.pixelFrame(left: 60000, top: 60000, index: 1)
+                + GIFBytes.pixelFrame(left: 5, top: 0, index: 1))
         let animation = try ImageDecoders.GIF.Animation(data: data)
         var frames: [[PlatformImage.RGBA?]] = []
 

@@ -1,3 +1,4 @@
+import DecoderGIF
 import DecoderJPEG
 import DecoderPNG
 import DecoderSVG
@@ -14,6 +15,7 @@ private func readmeCodecs() {
     ImageDecoders.JPEG.register(in: .shared)
     ImageDecoders.WebP.register(in: .shared)
     ImageDecoders.SVG.register(in: .shared)
+    ImageDecoders.GIF.register(in: .shared)
     // README-CODECS-END
 }
 
@@ -26,7 +28,7 @@ private func readmeCodecs() {
         let begin = try #require(lines.firstIndex { $0.hasSuffix("// README-CODECS-BEGIN") })
         let end = try #require(lines.firstIndex { $0.hasSuffix("// README-CODECS-END") })
         let snippet = lines[(begin + 1)..<end].map { String($0.dropFirst(4)) }.joined(separator: "\n")
-        let imports = "import DecoderJPEG\nimport DecoderPNG\nimport DecoderSVG\nimport DecoderWebP"
+        let imports = "import DecoderGIF\nimport DecoderJPEG\nimport DecoderPNG\nimport DecoderSVG\nimport DecoderWebP"
 
         #expect(readme.contains("```swift\n\(imports)\n\n\(snippet)\n```"))
     }

@@ -1,0 +1,60 @@
+import Foundation
+import Nuke
+import NukeTestKit
+import Testing
+
+@testable import NukeCLI
+
+/// `nuke info` on animated files: one code path (``ImageDecoders/Default/animation(for:)``) for GIF and WebP.
+@Suite struct InfoAnimationTests {
+    /// A 2×1 GIF of three 1×1 frames with delays of 0, 20 and 50 hundredths, repeating once (two plays).
+    static var animatedGIF: Data {
+        func frame(left: UInt8, delay: UInt8) -> [UInt8] {
+            [0x21, 0xF9, 4, 0x04, delay, 0, 0, 0, 0x2C, left, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0]
+        }
+        let header = Array("GIF89a".utf8) + [2, 0, 1, 0, 0x80, 0, 0, 255, 0, 0, 0, 0, 255]
+        let loop = [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1, 1, 0, 0]
+        return Data(
+            header + loop + frame(left: 0, delay: 0) + frame(left: 1, delay: 20) + frame(left: 0, delay: 50) + [0x3B])
+    }
+
+    @Test func infoShowsTheFramesLoopCountAndDurationsOfAnAnimatedGIF() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write(Self.animatedGIF, to: "anim.gif")
+
+        let info = try await NukeProcess.run(["info", "anim.gif"], in: directory.url)
+
+        #expect(info.status == 0, "\(info.stderr)")
+        #expect(info.stdout.contains("com.compuserve.gif (image/gif)"))
+        #expect(info.stdout.contains(Formatting.row("pixel size", "2×1")))
+        #expect(info.stdout.contains(Formatting.row("frames", "3")))
+        #expect(info.stdout.contains(Formatting.row("loop", "2 times")))
+        // The zero delay is shown as browsers show it: 100 ms.
+        #expect(info.stdout.contains("100, 200, 500 ms"))
+    }
+
+    @Test func infoShowsTheFramesOfAnAnimatedWebP() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write(AnimatedWebPSample.data, to: "spinner.webp")
+
+        let info = try await NukeProcess.run(["info", "spinner.webp"], in: directory.url)
+
+        #expect(info.status == 0, "\(info.stderr)")
+        #expect(info.stdout.contains(Formatting.row("frames", "8")))
+        #expect(info.stdout.contains(Formatting.row("loop", "forever")))
+        #expect(info.stdout.contains("90, 90, 90, 90, 90, 90, 90, 90 ms"))
+    }
+
+    @Test func anAnimatedGIFWrittenAsAStillImageIsNamedInAWarning() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write(Self.animatedGIF, to: "anim.gif")
+
+        let result = try await NukeProcess.run(["fetch", "anim.gif", "-o", "out"], in: directory.url)
+
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("animated GIF (3 frames): only the first frame was written"))
+    }
+}

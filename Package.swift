@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "DecoderWebP", targets: ["DecoderWebP"]),
         .library(name: "DecoderSVG", targets: ["DecoderSVG"]),
         .library(name: "DecoderGIF", targets: ["DecoderGIF"]),
+        .library(name: "DecoderAVIF", targets: ["DecoderAVIF"]),
         .library(name: "CacheDisk", targets: ["CacheDisk"]),
         .library(name: "LoaderCurl", targets: ["LoaderCurl"]),
         .library(name: "LoaderURLSession", targets: ["LoaderURLSession"]),
@@ -65,6 +66,15 @@ let package = Package(
         .target(name: "DecoderGIF", dependencies: ["NukeCore", "CGIF", "CGIFShim"]),
         .testTarget(
             name: "DecoderGIFTests", dependencies: ["DecoderGIF", "NukeCore", "NukeTestKit"],
+            resources: [.copy("Fixtures")]),
+        // libavif decodes AV1 with dav1d and encodes with libaom (Debian's build); CAVIFShim converts to
+        // premultiplied RGBA and applies irot/imir in C. No pkgConfig: libavif's flags include -DAVIF_DLL, which
+        // SwiftPM prohibits in a dependency (it only matters on Windows); CAVIF links `avif` by name.
+        .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
+        .target(name: "CAVIFShim", dependencies: ["CAVIF"]),
+        .target(name: "DecoderAVIF", dependencies: ["NukeCore", "CAVIF", "CAVIFShim"]),
+        .testTarget(
+            name: "DecoderAVIFTests", dependencies: ["DecoderAVIF", "NukeCore", "NukeTestKit"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "IntegrationTests",

@@ -2,7 +2,7 @@ public import NukeCore
 
 extension ImageDecoders.AVIF {
     /// The limits of ``ImageDecoders/AVIF`` and ``ImageDecoders/AVIF/Animation``, checked from the container
-    /// before any image is decoded (and given to libavif as its own size and count limits).
+    /// before any image is decoded.
     public struct Configuration: ImageDecoderConfiguration {
         /// The largest image, in pixels (width × height). The default is 100 megapixels (400 MB decoded).
         public var maximumPixelCount: Int

@@ -15,8 +15,8 @@ extension ImageDecoders {
     ///
     /// ## Safety
     /// The container is parsed first (`avifDecoderParse`): the image size and frame count are checked against
-    /// the ``Configuration`` before any pixel is decoded, and libavif's own size and count limits are set to
-    /// the same values. Corrupt, truncated or hostile data throws an ``Error`` carrying libavif's message.
+    /// the ``Configuration`` before any pixel is decoded (libavif's own limits, at least its defaults of 16384²
+    /// pixels and 2 592 000 images, stay on as well). Corrupt, truncated or hostile data throws an ``Error`` carrying libavif's message.
     /// Files missing the `pixi` property, which browsers show, are accepted; libavif's other strict checks
     /// stay on.
     ///

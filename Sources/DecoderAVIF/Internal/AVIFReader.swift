@@ -18,7 +18,7 @@ final class AVIFReader {
     let depth: Int
 
     /// Parses the container and checks the size and frame count against `configuration` before any image is
-    /// decoded (libavif's own size and count limits are set to the same values).
+    /// decoded.
     init(
         bytes: UnsafeRawBufferPointer, configuration: ImageDecoders.AVIF.Configuration
     ) throws(ImageDecoders.AVIF.Error) {
@@ -59,8 +59,13 @@ final class AVIFReader {
         configuration: ImageDecoders.AVIF.Configuration
     ) throws(ImageDecoders.AVIF.Error) -> UnsafeMutablePointer<avifImage> {
         decoder.pointee.maxThreads = 1
-        decoder.pointee.imageSizeLimit = UInt32(clamping: max(1, configuration.maximumPixelCount))
-        decoder.pointee.imageCountLimit = UInt32(clamping: max(1, configuration.maximumFrameCount))
+        // libavif's own limits stay at least at their defaults, so that a file over ours parses and gets our
+        // typed error (the size and count are checked right after parsing, before any image is decoded);
+        // above its defaults they follow ours, and dav1d then refuses frames larger than declared.
+        decoder.pointee.imageSizeLimit = UInt32(
+            clamping: max(Int(decoder.pointee.imageSizeLimit), configuration.maximumPixelCount))
+        decoder.pointee.imageCountLimit = UInt32(
+            clamping: max(Int(decoder.pointee.imageCountLimit), configuration.maximumFrameCount))
         // Browsers show files without the 'pixi' property (older encoders omitted it); keep the other checks.
         decoder.pointee.strictFlags = avifStrictFlags(
             AVIF_STRICT_CLAP_VALID.rawValue | AVIF_STRICT_ALPHA_ISPE_REQUIRED.rawValue)

@@ -28,7 +28,7 @@ let package = Package(
             name: "Nuke",
             dependencies: [
                 "NukeCore", "LoaderCurl", "LoaderURLSession", "CacheDisk", "DecoderPNG", "DecoderJPEG", "DecoderWebP",
-                "DecoderSVG", "DecoderGIF",
+                "DecoderSVG", "DecoderGIF", "DecoderAVIF",
             ]),
         .executableTarget(name: "NukeCLI", dependencies: ["Nuke", "LoaderURLSession"]),
         .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -80,7 +80,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "NukeCore", "NukeTestKit", "DecoderPNG", "DecoderJPEG", "DecoderWebP", "DecoderSVG", "DecoderGIF",
-                "LoaderCurl",
+                "DecoderAVIF", "LoaderCurl",
                 "LoaderURLSession", "CacheDisk",
             ]),
         .testTarget(name: "NukeTestKitTests", dependencies: ["NukeTestKit", "NukeCore"]),

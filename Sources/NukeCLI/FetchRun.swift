@@ -94,7 +94,7 @@ struct FetchRun {
         guard let data = container.data, let animation = try? ImageDecoders.Default.animation(for: data),
             animation.isAnimated
         else { return nil }
-        let format = container.type == .gif ? "GIF" : "WebP"
+        let format = container.type == .gif ? "GIF" : (container.type == .avif ? "AVIF" : "WebP")
         return "animated \(format) (\(animation.frameCount) frames): only the first frame was written"
     }
 

@@ -58,3 +58,24 @@ import Testing
         #expect(result.stderr.contains("animated GIF (3 frames): only the first frame was written"))
     }
 }
+
+@Suite struct AVIFCommandTests {
+    @Test func fetchWritesAVIFAndInfoDescribesIt() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write(try Images.png(width: 24, height: 16), to: "small.png")
+
+        let fetch = try await NukeProcess.run(
+            ["fetch", "small.png", "--format", "avif", "-o", "out"], in: directory.url)
+        let name = try #require(try directory.files(in: "out").first)
+        let info = try await NukeProcess.run(["info", "out/\(name)"], in: directory.url)
+
+        #expect(fetch.status == 0, "\(fetch.stderr)")
+        #expect(name.hasSuffix(".avif"))
+        #expect(AssetType(try Data(contentsOf: directory.url.appendingPathComponent("out/\(name)"))) == .avif)
+        #expect(info.status == 0, "\(info.stderr)")
+        #expect(info.stdout.contains("public.avif (image/avif)"))
+        #expect(info.stdout.contains(Formatting.row("pixel size", "24×16")))
+        #expect(info.stdout.contains(Formatting.row("bit depth", "8 (decoded to 8)")))
+    }
+}

@@ -51,7 +51,7 @@ import Testing
         let svg = Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="6"/>"#.utf8)
         let inputs: [Data?] = [
             ImageEncoders.PNG().encode(image), ImageEncoders.JPEG().encode(image), ImageEncoders.WebP().encode(image),
-            svg, Self.gif,
+            svg, Self.gif, ImageEncoders.AVIF().encode(image),
         ]
         for data in inputs {
             let data = try #require(data)

@@ -74,7 +74,7 @@ let package = Package(
         .target(name: "CAVIFShim", dependencies: ["CAVIF"]),
         .target(name: "DecoderAVIF", dependencies: ["NukeCore", "CAVIF", "CAVIFShim"]),
         .testTarget(
-            name: "DecoderAVIFTests", dependencies: ["DecoderAVIF", "NukeCore", "NukeTestKit"],
+            name: "DecoderAVIFTests", dependencies: ["DecoderAVIF", "NukeCore", "NukeTestKit", "CAVIF"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "IntegrationTests",

@@ -162,7 +162,10 @@ int CGIFShim_ReaderDrawFrame(CGIFShim_Reader *reader, const CGIFShim_Frame *fram
 
     // 1. The previous frame's disposal (or a transparent canvas before the first frame).
     if (reader->drawnCount == 0) {
-        memset(canvas, 0, canvasStride * (size_t)screenHeight);
+        // Skipped when the first frame paints every pixel of the screen (it covers it, with no transparency).
+        const int coversScreen = frame->left <= 0 && frame->top <= 0 && frame->left + frame->width >= screenWidth
+                                 && frame->top + frame->height >= screenHeight && frame->transparentIndex < 0;
+        if (!coversScreen) memset(canvas, 0, canvasStride * (size_t)screenHeight);
     } else if (reader->previousDisposal == CGIFShim_DISPOSE_BACKGROUND) {
         // Browsers clear to transparent, not to the background colour.
         size_t rowBytes = (size_t)(reader->previousX1 - reader->previousX0) * 4;

@@ -120,6 +120,20 @@ struct GIFDecoderTests {
         #expect(try iterator.next() == nil)
     }
 
+    @Test("frames the caller keeps are values: drawing the next frame never changes them")
+    func keptFramesStayPut() throws {
+        let animation = try ImageDecoders.GIF.Animation(data: try pillow("dispose_prev.gif"))
+        var kept: [PlatformImage] = []
+
+        try animation.forEachFrame { kept.append($0.image) }
+
+        #expect(kept.count == 5)
+        for (index, image) in kept.enumerated() {
+            #expect(fnv1a(image) == fnv1a(try animation.frame(at: index)), "frame \(index)")
+        }
+        #expect(Set(kept.map(fnv1a)).count > 1)
+    }
+
     @Test("a file cut short after complete frames has those frames")
     func truncatedAnimation() throws {
         let data = try pillow("dispose_prev.gif")

@@ -73,7 +73,8 @@ extension ImageDecoders.GIF {
         }
 
         /// Returns an iterator over the composited frames, positioned before the first. It keeps one canvas
-        /// (and the saved area of a frame with "restore to previous" disposal) and returns a copy per frame.
+        /// (and the saved area of a frame with "restore to previous" disposal) and returns it per frame; the
+        /// canvas is copied before the next frame is drawn only if the caller still holds the previous one.
         public func makeFrameIterator() throws -> any ImageAnimationFrameIterator {
             GIFFrameIterator(
                 decoder: try GIFCanvasDecoder(data: data, configuration: configuration), frameCount: frameCount)

@@ -47,14 +47,18 @@ struct GIFScan {
 }
 
 /// Decodes an animation's frames in order onto one canvas, with its own copy of the data (giflib reads
-/// from it for the decoder's lifetime). `deinit` releases the canvas and the copy.
+/// from it for the decoder's lifetime). `deinit` releases the copy.
+///
+/// The canvas is a ``PlatformImage`` that each frame is returned as: the next frame is drawn through
+/// `withUnsafeMutableBytes`, which copies the canvas first only if the caller still holds the previous frame
+/// (copy on write). So a pass holds at most two canvases, and one when the caller keeps no frame.
 ///
 /// Not thread-safe: one decoder walks one animation's frames on one thread.
 final class GIFCanvasDecoder {
     private let bytes: UnsafeMutableRawBufferPointer
     private let reader: GIFReader
     private let decoder: ImageDecoders.GIF
-    private var canvas: UnsafeMutableRawBufferPointer?
+    private var canvas: PlatformImage?
 
     init(data: Data, configuration: ImageDecoders.GIF.Configuration) throws(ImageDecoders.GIF.Error) {
         guard !data.isEmpty else { throw .emptyData }
@@ -71,26 +75,28 @@ final class GIFCanvasDecoder {
     }
 
     deinit {
-        canvas?.deallocate()
         bytes.deallocate()
     }
 
-    /// Decodes the next frame and returns a copy of the canvas, or `nil` at the end of the file.
+    /// Decodes the next frame and returns the canvas, or `nil` at the end of the file.
     func next() throws -> PlatformImage? {
         guard let frame = try reader.nextFrame() else { return nil }
         try decoder.checkFrame(frame)
-        let width = reader.screenWidth
-        let height = reader.screenHeight
-        let canvas =
-            self.canvas
-            ?? UnsafeMutableRawBufferPointer.allocate(
-                byteCount: width * height * PlatformImage.bytesPerPixel, alignment: 16)
-        self.canvas = canvas
-        guard let base = canvas.baseAddress else { return nil }
-        try reader.draw(frame, into: base)
-        return try decoder.makeImage(width: width, height: height, isOpaque: false) { pixels in
-            pixels.copyMemory(from: base, byteCount: canvas.count)
+        var canvas: PlatformImage
+        if let existing = self.canvas {
+            canvas = existing
+            self.canvas = nil  // One reference fewer: unless the caller kept the last frame, no copy is made.
+        } else {
+            canvas = try decoder.makeImage(width: reader.screenWidth, height: reader.screenHeight, isOpaque: false) {
+                _ in
+            }
         }
+        try canvas.withUnsafeMutableBytes { pixels in
+            guard let base = pixels.baseAddress else { return }
+            try reader.draw(frame, into: base)
+        }
+        self.canvas = canvas
+        return canvas
     }
 }
 

@@ -17,9 +17,11 @@ public import Foundation
 /// ```
 ///
 /// ## Memory
-/// An iterator (``makeFrameIterator()``) keeps one canvas it composites into and returns a copy of it per
-/// frame; iterating holds at most two canvases plus the frames the caller keeps (and, for a format with
-/// "restore to previous" disposal, the saved area of one frame).
+/// An iterator (``makeFrameIterator()``) keeps one canvas it composites into and returns it (or a copy of it)
+/// per frame; iterating holds at most two canvases plus the frames the caller keeps (and, for a format with
+/// "restore to previous" disposal, the saved area of one frame). A ``PlatformImage`` is copy-on-write, so an
+/// iterator may return its canvas itself and draw the next frame through `withUnsafeMutableBytes`, which
+/// copies only while the caller still holds the previous frame.
 ///
 /// ## Contract
 /// Conforming types are values that are safe to use from any thread; each iterator is used on one thread at
@@ -53,8 +55,8 @@ public protocol ImageAnimation: Sendable {
 
 /// A pass over the composited frames of an ``ImageAnimation``, in order.
 public protocol ImageAnimationFrameIterator {
-    /// Decodes the next frame and returns the canvas after drawing it (a copy the caller owns), or `nil` after
-    /// the last frame.
+    /// Decodes the next frame and returns the canvas after drawing it (a value the caller owns: drawing the next
+    /// frame never changes it), or `nil` after the last frame.
     mutating func next() throws -> PlatformImage?
 }
 

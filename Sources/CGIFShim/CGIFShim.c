@@ -215,23 +215,21 @@ int CGIFShim_ReaderDrawFrame(CGIFShim_Reader *reader, const CGIFShim_Frame *fram
     const ColorMapObject *colors = gif->Image.ColorMap != NULL ? gif->Image.ColorMap : gif->SColorMap;
     const int colorCount = (colors != NULL && colors->Colors != NULL) ? colors->ColorCount : 0;
 
-    // 3. The palette as RGBA (opaque black past the table's end; a grayscale ramp, index i as (i, i, i), when
-    // the frame has no table at all, as Pillow does), the transparent index marked.
-    uint8_t palette[256][4];
-    int transparent[256] = {0};
+    // 3. The palette as RGBA words in memory order (opaque black past the table's end; a grayscale ramp, index i
+    // as (i, i, i), when the frame has no table at all, as Pillow does).
+    uint32_t palette[256];
     for (int index = 0; index < 256; index++) {
+        uint8_t rgba[4] = {0, 0, 0, 255};
         if (colorCount == 0) {
-            palette[index][0] = palette[index][1] = palette[index][2] = (uint8_t)index;
+            rgba[0] = rgba[1] = rgba[2] = (uint8_t)index;
         } else if (index < colorCount) {
-            palette[index][0] = colors->Colors[index].Red;
-            palette[index][1] = colors->Colors[index].Green;
-            palette[index][2] = colors->Colors[index].Blue;
-        } else {
-            palette[index][0] = palette[index][1] = palette[index][2] = 0;
+            rgba[0] = colors->Colors[index].Red;
+            rgba[1] = colors->Colors[index].Green;
+            rgba[2] = colors->Colors[index].Blue;
         }
-        palette[index][3] = 255;
+        memcpy(&palette[index], rgba, 4);
     }
-    if (frame->transparentIndex >= 0 && frame->transparentIndex < 256) transparent[frame->transparentIndex] = 1;
+    const int transparent = frame->transparentIndex >= 0 && frame->transparentIndex < 256 ? frame->transparentIndex : -1;
 
     // 4. Rows in file order (the four interlace passes, or top to bottom), each drawn as soon as it is decoded.
     GifPixelType *row = malloc((size_t)frame->width);
@@ -252,11 +250,15 @@ int CGIFShim_ReaderDrawFrame(CGIFShim_Reader *reader, const CGIFShim_Frame *fram
             }
             const int32_t canvasY = frame->top + y;
             if (canvasY < y0 || canvasY >= y1) continue;
-            uint8_t *destination = canvas + (size_t)canvasY * canvasStride;
-            for (int32_t canvasX = x0; canvasX < x1; canvasX++) {
-                const GifPixelType index = row[canvasX - frame->left];
-                if (transparent[index]) continue;
-                memcpy(destination + (size_t)canvasX * 4, palette[index], 4);
+            uint8_t *destination = canvas + (size_t)canvasY * canvasStride + (size_t)x0 * 4;
+            const GifPixelType *source = row + (x0 - frame->left);
+            const int32_t count = x1 - x0;
+            if (transparent < 0) {
+                for (int32_t x = 0; x < count; x++) memcpy(destination + (size_t)x * 4, &palette[source[x]], 4);
+            } else {
+                for (int32_t x = 0; x < count; x++) {
+                    if (source[x] != transparent) memcpy(destination + (size_t)x * 4, &palette[source[x]], 4);
+                }
             }
         }
     }

@@ -25,7 +25,9 @@ enum FetchCommand {
           --format F          png (default, lossless), jpeg, webp or avif (quality 0.85).
           -o, --output DIR    Write the images into DIR (created if needed; checked before anything is loaded).
                               Without it, images are loaded and processed but not written. An animated WebP, GIF
-                              or AVIF is written as its first frame, with a warning naming the input.
+                              or AVIF keeps its animation with --format webp (every frame processed alike, the
+                              durations and loop count kept); other formats get its first frame, with a warning
+                              naming the input.
           --cache-dir DIR     Use a disk cache in DIR (created if needed; see `nuke cache`). Without it there is
                               no disk cache: only this run's memory cache.
           --loader L          curl (default; HTTP/2, connection reuse) or urlsession (Foundation).

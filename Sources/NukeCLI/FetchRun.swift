@@ -77,7 +77,13 @@ struct FetchRun {
         guard let directory else { return .loaded(response, written: nil) }
         let file = directory.appendingPathComponent(OutputName.make(for: url, extension: options.format.fileExtension))
         guard claims.claim(file.lastPathComponent) else { return .loaded(response, written: file) }
-        guard let data = options.format.encoder.encode(response.image) else {
+        let animated: Data?
+        do {
+            animated = try animatedWebP(response.container)
+        } catch {
+            return .failed("could not transcode the animation: \(error)")
+        }
+        guard let data = animated ?? options.format.encoder.encode(response.image) else {
             return .failed(
                 "could not encode the \(response.image.width)×\(response.image.height) image as \(options.format)")
         }
@@ -86,7 +92,26 @@ struct FetchRun {
         } catch {
             return .failed("could not write \(file.path): \(error.localizedDescription)")
         }
-        return .loaded(response, written: file, warning: Self.stillFrameWarning(for: response.container))
+        let warning = animated == nil ? Self.stillFrameWarning(for: response.container) : nil
+        return .loaded(response, written: file, warning: warning)
+    }
+
+    /// For `--format webp` and an animated input (GIF, WebP, AVIF sequence): every frame, through the same
+    /// processors as the request, as an animated WebP with the input's durations and loop count. `nil` for
+    /// other formats and still images.
+    private func animatedWebP(_ container: ImageContainer) throws -> Data? {
+        guard options.format == .webp, let data = container.data,
+            let animation = try? ImageDecoders.Default.animation(for: data), animation.isAnimated
+        else { return nil }
+        let processors = options.processors
+        return try ImageEncoders.WebP(quality: 0.85).encode(animation) { frame in
+            try processors.reduce(frame) { image, processor in
+                guard let processed = processor.process(image) else {
+                    throw CommandError("\(processor.identifier) failed on a frame")
+                }
+                return processed
+            }
+        }
     }
 
     /// For an animated image written as a still: what was lost. `nil` for still images.

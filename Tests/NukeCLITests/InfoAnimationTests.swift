@@ -79,3 +79,55 @@ import Testing
         #expect(info.stdout.contains(Formatting.row("bit depth", "8 (decoded to 8)")))
     }
 }
+
+@Suite struct AnimatedTranscodingTests {
+    /// A 16×16 GIF of three solid frames (red, blue, red) of 100, 200 and 300 ms, playing twice.
+    static var solidFramesGIF: Data {
+        func frame(index: UInt16, delay: UInt8) -> [UInt8] {
+            // LZW with a minimum code size of 2, all codes 3 bits: (clear, i, i) for every two pixels, then end.
+            let codes = Array(repeating: [UInt16(4), index, index], count: 128).joined() + [5]
+            var bytes = [UInt8](repeating: 0, count: (codes.count * 3 + 7) / 8)
+            for (position, code) in codes.enumerated() {
+                for bit in 0..<3 where code >> bit & 1 == 1 {
+                    bytes[(position * 3 + bit) / 8] |= 1 << ((position * 3 + bit) % 8)
+                }
+            }
+            let blocks = stride(from: 0, to: bytes.count, by: 255).flatMap { start in
+                let chunk = bytes[start..<min(start + 255, bytes.count)]
+                return [UInt8(chunk.count)] + chunk
+            }
+            return [0x21, 0xF9, 4, 0x04, delay, 0, 0, 0, 0x2C, 0, 0, 0, 0, 16, 0, 16, 0, 0, 2] + blocks + [0]
+        }
+        let header = Array("GIF89a".utf8) + [16, 0, 16, 0, 0x80, 0, 0, 255, 0, 0, 0, 0, 255]
+        let loop = [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1, 1, 0, 0]
+        return Data(
+            header + loop + frame(index: 0, delay: 10) + frame(index: 1, delay: 20) + frame(index: 0, delay: 30)
+                + [0x3B])
+    }
+
+    @Test func anAnimatedGIFFetchedAsWebPKeepsItsFramesDurationsAndLoopCount() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write(Self.solidFramesGIF, to: "anim.gif")
+
+        let result = try await NukeProcess.run(
+            ["fetch", "anim.gif", "--format", "webp", "-o", "out"], in: directory.url)
+
+        #expect(result.status == 0 && !result.stderr.contains("warning"), "\(result.stderr)")
+        let name = try #require(try directory.files(in: "out").first)
+        let webp = try ImageDecoders.WebP.Animation(
+            data: try Data(contentsOf: directory.url.appendingPathComponent("out/\(name)")))
+        let gif = try ImageDecoders.GIF.Animation(data: Self.solidFramesGIF)
+        #expect(gif.frameCount == 3 && gif.loopCount == 2)
+        #expect(webp.frameCount == 3 && webp.loopCount == gif.loopCount)
+        #expect(webp.frameDurations == gif.frameDurations)
+        var colors: [PlatformImage.RGBA?] = []
+        try webp.forEachFrame { colors.append($0.image.pixel(x: 8, y: 8)) }
+        // Lossy WebP at quality 0.85: within a few levels of pure red and blue.
+        let red = PlatformImage.RGBA(r: 255, g: 0, b: 0)
+        let blue = PlatformImage.RGBA(r: 0, g: 0, b: 255)
+        for (color, expected) in zip(colors, [red, blue, red]) {
+            #expect(ImageComparison.isClose(color, to: expected, tolerance: 8), "\(String(describing: color))")
+        }
+    }
+}

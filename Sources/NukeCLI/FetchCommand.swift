@@ -25,9 +25,9 @@ enum FetchCommand {
           --format F          png (default, lossless), jpeg, webp or avif (quality 0.85).
           -o, --output DIR    Write the images into DIR (created if needed; checked before anything is loaded).
                               Without it, images are loaded and processed but not written. An animated WebP, GIF
-                              or AVIF keeps its animation with --format webp (every frame processed alike, the
-                              durations and loop count kept); other formats get its first frame, with a warning
-                              naming the input.
+                              or AVIF keeps its animation with --format webp or avif (every frame processed
+                              alike, the durations kept, and for WebP the loop count); PNG and JPEG get its first
+                              frame, with a warning naming the input.
           --cache-dir DIR     Use a disk cache in DIR (created if needed; see `nuke cache`). Without it there is
                               no disk cache: only this run's memory cache.
           --loader L          curl (default; HTTP/2, connection reuse) or urlsession (Foundation).

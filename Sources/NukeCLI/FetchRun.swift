@@ -79,7 +79,7 @@ struct FetchRun {
         guard claims.claim(file.lastPathComponent) else { return .loaded(response, written: file) }
         let animated: Data?
         do {
-            animated = try animatedWebP(response.container)
+            animated = try animatedOutput(response.container)
         } catch {
             return .failed("could not transcode the animation: \(error)")
         }
@@ -96,15 +96,15 @@ struct FetchRun {
         return .loaded(response, written: file, warning: warning)
     }
 
-    /// For `--format webp` and an animated input (GIF, WebP, AVIF sequence): every frame, through the same
-    /// processors as the request, as an animated WebP with the input's durations and loop count. `nil` for
-    /// other formats and still images.
-    private func animatedWebP(_ container: ImageContainer) throws -> Data? {
-        guard options.format == .webp, let data = container.data,
+    /// For `--format webp` or `avif` and an animated input (GIF, WebP, AVIF sequence): every frame, through the
+    /// same processors as the request, as an animated WebP (durations and loop count kept) or an AVIF sequence
+    /// (durations kept). `nil` for other formats and still images.
+    private func animatedOutput(_ container: ImageContainer) throws -> Data? {
+        guard options.format == .webp || options.format == .avif, let data = container.data,
             let animation = try? ImageDecoders.Default.animation(for: data), animation.isAnimated
         else { return nil }
         let processors = options.processors
-        return try ImageEncoders.WebP(quality: 0.85).encode(animation) { frame in
+        let transform: (PlatformImage) throws -> PlatformImage = { frame in
             try processors.reduce(frame) { image, processor in
                 guard let processed = processor.process(image) else {
                     throw CommandError("\(processor.identifier) failed on a frame")
@@ -112,6 +112,9 @@ struct FetchRun {
                 return processed
             }
         }
+        return options.format == .webp
+            ? try ImageEncoders.WebP(quality: 0.85).encode(animation, transform: transform)
+            : try ImageEncoders.AVIF(quality: 0.85).encode(animation, transform: transform)
     }
 
     /// For an animated image written as a still: what was lost. `nil` for still images.

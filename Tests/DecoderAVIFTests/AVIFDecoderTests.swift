@@ -97,3 +97,22 @@ struct AVIFEncoderTests {
         #expect(ImageEncoders.AVIF().encode(PlatformImage()) == nil)
     }
 }
+
+@Suite("AVIF sequence encoding")
+struct AVIFSequenceEncoderTests {
+    @Test("an animation encodes to a sequence with its frames and durations")
+    func sequenceRoundTrip() throws {
+        let source = try ImageDecoders.AVIF.Animation(data: try pillow("star.avifs"))
+
+        let data = try #require(try ImageEncoders.AVIF(quality: 0.9, speed: 9).encode(source))
+        let copy = try ImageDecoders.AVIF.Animation(data: data)
+
+        #expect(AssetType(data) == .avif)
+        #expect(copy.frameCount == 5 && copy.frameDurations == source.frameDurations)
+        #expect(copy.canvasWidth == 159 && copy.canvasHeight == 159)
+        for index in [0, 4] {
+            let psnr = ImageComparison.psnr(try copy.frame(at: index), try source.frame(at: index))
+            #expect(try #require(psnr) > 30, "frame \(index)")
+        }
+    }
+}

@@ -130,4 +130,25 @@ import Testing
             #expect(ImageComparison.isClose(color, to: expected, tolerance: 8), "\(String(describing: color))")
         }
     }
+
+    @Test func anAnimatedGIFFetchedAsAVIFBecomesASequence() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write(Self.solidFramesGIF, to: "anim.gif")
+
+        let result = try await NukeProcess.run(
+            ["fetch", "anim.gif", "--format", "avif", "-o", "out"], in: directory.url)
+
+        #expect(result.status == 0 && !result.stderr.contains("warning"), "\(result.stderr)")
+        let name = try #require(try directory.files(in: "out").first)
+        let avif = try ImageDecoders.AVIF.Animation(
+            data: try Data(contentsOf: directory.url.appendingPathComponent("out/\(name)")))
+        #expect(avif.frameCount == 3 && avif.frameDurations == [0.1, 0.2, 0.3])
+        let colors = try (0..<3).map { try avif.frame(at: $0).pixel(x: 8, y: 8) }
+        let red = PlatformImage.RGBA(r: 255, g: 0, b: 0)
+        let blue = PlatformImage.RGBA(r: 0, g: 0, b: 255)
+        for (color, expected) in zip(colors, [red, blue, red]) {
+            #expect(ImageComparison.isClose(color, to: expected, tolerance: 12), "\(String(describing: color))")
+        }
+    }
 }

@@ -24,12 +24,28 @@ extension ImageEncoders {
         }
 
         public func encode(_ image: PlatformImage) -> Data? {
+            guard let avif = makeImage(image) else { return nil }
+            defer { avifImageDestroy(avif) }
+            guard let encoder = makeEncoder() else { return nil }
+            defer { avifEncoderDestroy(encoder) }
+            var output = avifRWData()
+            defer { avifRWDataFree(&output) }
+            guard avifEncoderWrite(encoder, avif, &output) == AVIF_RESULT_OK, let bytes = output.data else {
+                return nil
+            }
+            return Data(bytes: bytes, count: output.size)
+        }
+
+        /// The clamped quality.
+        private var clampedQuality: Float { quality.isNaN ? 0.6 : min(max(quality, 0), 1) }
+
+        /// `image` as an 8-bit avifImage (4:2:0 below quality 1, 4:4:4 at 1), premultiplied alpha unless opaque;
+        /// release it with `avifImageDestroy`.
+        func makeImage(_ image: PlatformImage) -> UnsafeMutablePointer<avifImage>? {
             guard !image.isEmpty, let width = UInt32(exactly: image.width), let height = UInt32(exactly: image.height)
             else { return nil }
-            let clamped = quality.isNaN ? 0.6 : min(max(quality, 0), 1)
-            let format = clamped >= 1 ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
+            let format = clampedQuality >= 1 ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
             guard let avif = avifImageCreate(width, height, 8, format) else { return nil }
-            defer { avifImageDestroy(avif) }
             let converted = image.withUnsafeBytes { pixels -> Bool in
                 guard let base = pixels.baseAddress else { return false }
                 var rgb = avifRGBImage()
@@ -42,23 +58,25 @@ extension ImageEncoders {
                 rgb.rowBytes = UInt32(image.bytesPerRow)
                 return avifImageRGBToYUV(avif, &rgb) == AVIF_RESULT_OK
             }
-            guard converted else { return nil }
+            guard converted else {
+                avifImageDestroy(avif)
+                return nil
+            }
             if !image.isOpaque { avif.pointee.alphaPremultiplied = AVIF_TRUE }
+            return avif
+        }
+
+        /// An encoder with the quality and speed settings; release it with `avifEncoderDestroy`.
+        func makeEncoder() -> UnsafeMutablePointer<avifEncoder>? {
             guard let encoder = avifEncoderCreate() else { return nil }
-            defer { avifEncoderDestroy(encoder) }
-            let quantizer = Int32((1 - clamped) * 63)
+            let quantizer = Int32((1 - clampedQuality) * 63)
             encoder.pointee.minQuantizer = quantizer
             encoder.pointee.maxQuantizer = quantizer
             encoder.pointee.minQuantizerAlpha = quantizer
             encoder.pointee.maxQuantizerAlpha = quantizer
             encoder.pointee.speed = Int32(min(max(speed, 0), 10))
             encoder.pointee.maxThreads = 1
-            var output = avifRWData()
-            defer { avifRWDataFree(&output) }
-            guard avifEncoderWrite(encoder, avif, &output) == AVIF_RESULT_OK, let bytes = output.data else {
-                return nil
-            }
-            return Data(bytes: bytes, count: output.size)
+            return encoder
         }
     }
 }

@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "DecoderJPEG", targets: ["DecoderJPEG"]),
         .library(name: "DecoderWebP", targets: ["DecoderWebP"]),
         .library(name: "DecoderSVG", targets: ["DecoderSVG"]),
+        .library(name: "DecoderGIF", targets: ["DecoderGIF"]),
+        .library(name: "DecoderAVIF", targets: ["DecoderAVIF"]),
         .library(name: "CacheDisk", targets: ["CacheDisk"]),
         .library(name: "CacheRedis", targets: ["CacheRedis"]),
         .library(name: "LoaderCurl", targets: ["LoaderCurl"]),
@@ -27,7 +29,7 @@ let package = Package(
             name: "Nuke",
             dependencies: [
                 "NukeCore", "LoaderCurl", "LoaderURLSession", "CacheDisk", "DecoderPNG", "DecoderJPEG", "DecoderWebP",
-                "DecoderSVG",
+                "DecoderSVG", "DecoderGIF", "DecoderAVIF",
             ]),
         .executableTarget(name: "NukeCLI", dependencies: ["Nuke", "LoaderURLSession"]),
         .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -58,10 +60,28 @@ let package = Package(
         .systemLibrary(name: "CRSVG", providers: [.apt(["librsvg2-dev"])]),
         .target(name: "DecoderSVG", dependencies: ["NukeCore", "CRSVG"]),
         .testTarget(name: "DecoderSVGTests", dependencies: ["DecoderSVG", "NukeCore", "NukeTestKit"]),
+        // Debian's libgif-dev has no pkg-config file: CGIF links `gif` by name. CGIFShim reads record by record
+        // and composites frames in C.
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        .target(name: "CGIFShim", dependencies: ["CGIF"]),
+        .target(name: "DecoderGIF", dependencies: ["NukeCore", "CGIF", "CGIFShim"]),
+        .testTarget(
+            name: "DecoderGIFTests", dependencies: ["DecoderGIF", "NukeCore", "NukeTestKit"],
+            resources: [.copy("Fixtures")]),
+        // libavif decodes AV1 with dav1d and encodes with libaom (Debian's build); CAVIFShim converts to
+        // premultiplied RGBA and applies irot/imir in C. No pkgConfig: libavif's flags include -DAVIF_DLL, which
+        // SwiftPM prohibits in a dependency (it only matters on Windows); CAVIF links `avif` by name.
+        .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
+        .target(name: "CAVIFShim", dependencies: ["CAVIF"]),
+        .target(name: "DecoderAVIF", dependencies: ["NukeCore", "CAVIF", "CAVIFShim"]),
+        .testTarget(
+            name: "DecoderAVIFTests", dependencies: ["DecoderAVIF", "NukeCore", "NukeTestKit", "CAVIF"],
+            resources: [.copy("Fixtures")]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "NukeCore", "NukeTestKit", "DecoderPNG", "DecoderJPEG", "DecoderWebP", "DecoderSVG", "LoaderCurl",
+                "NukeCore", "NukeTestKit", "DecoderPNG", "DecoderJPEG", "DecoderWebP", "DecoderSVG", "DecoderGIF",
+                "DecoderAVIF", "LoaderCurl",
                 "LoaderURLSession", "CacheDisk",
             ]),
         .testTarget(name: "NukeTestKitTests", dependencies: ["NukeTestKit", "NukeCore"]),

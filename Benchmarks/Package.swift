@@ -18,6 +18,8 @@ let package = Package(
                 .product(name: "DecoderJPEG", package: "Nuke"),
                 .product(name: "DecoderWebP", package: "Nuke"),
                 .product(name: "DecoderSVG", package: "Nuke"),
+                .product(name: "DecoderGIF", package: "Nuke"),
+                .product(name: "DecoderAVIF", package: "Nuke"),
                 .product(name: "LoaderCurl", package: "Nuke"),
                 .product(name: "LoaderURLSession", package: "Nuke"),
                 .product(name: "CacheDisk", package: "Nuke"),
@@ -28,7 +30,10 @@ let package = Package(
         .executableTarget(
             name: "processor-timer", dependencies: [.product(name: "NukeCore", package: "Nuke")]),
         // Reference loops written directly against the C libraries, and libvips' thumbnail.
-        .target(name: "CBenchCodecs", dependencies: ["CTurboJPEG", "CVips", "CBenchRSVG", "CBenchWebP"]),
+        // giflib and libavif have no pkg-config flags SwiftPM accepts (none, and -DAVIF_DLL): linked by name.
+        .target(
+            name: "CBenchCodecs", dependencies: ["CTurboJPEG", "CVips", "CBenchRSVG", "CBenchWebP"],
+            linkerSettings: [.linkedLibrary("gif"), .linkedLibrary("avif")]),
         // libvips and cairo doing the processors' work.
         .target(name: "BenchReference", dependencies: ["CVips", "CCairo"]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),

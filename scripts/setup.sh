@@ -10,6 +10,8 @@ packages=(
     libjpeg62-turbo-dev # DecoderJPEG (CJPEG, CJPEGShim)
     libwebp-dev         # DecoderWebP (CWebP: libwebp + libwebpdemux)
     librsvg2-dev        # DecoderSVG (CRSVG: librsvg, cairo, GLib)
+    libgif-dev          # DecoderGIF (CGIF, CGIFShim: giflib)
+    libavif-dev         # DecoderAVIF (CAVIF, CAVIFShim: libavif, decoding with dav1d, encoding with libaom)
     fonts-dejavu-core   # a font for the SVG text-rendering tests
     libssl-dev          # CacheDisk: SHA-256 file names (OpenSSL libcrypto, CCrypto)
     libxxhash-dev       # CacheDisk: XXH3 checksums of entries and journal records (CXXHash)

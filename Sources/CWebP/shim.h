@@ -1,4 +1,6 @@
-// libwebp: still and incremental decoding, encoding, and animation through libwebpdemux.
+// libwebp: still and incremental decoding, encoding, animation decoding through libwebpdemux and animation
+// encoding through libwebpmux.
 #include <webp/decode.h>
 #include <webp/demux.h>
 #include <webp/encode.h>
+#include <webp/mux.h>

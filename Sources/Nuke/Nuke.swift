@@ -1,5 +1,7 @@
 public import Foundation
 @_exported public import CacheDisk
+@_exported public import DecoderAVIF
+@_exported public import DecoderGIF
 @_exported public import DecoderJPEG
 @_exported public import DecoderPNG
 @_exported public import DecoderSVG
@@ -10,8 +12,8 @@ public import Foundation
 
 extension ImagePipeline {
     /// Makes a pipeline with the default set of plugins: ``CurlDataLoader``, a ``DataCache`` named `cacheName` in
-    /// the user's cache directory (`$XDG_CACHE_HOME` or `~/.cache`), the PNG, JPEG, WebP and SVG decoders
-    /// (registered in `registry`), and ``ImageEncoders/Default`` for encoded images in the disk cache.
+    /// the user's cache directory (`$XDG_CACHE_HOME` or `~/.cache`), the PNG, JPEG, WebP, SVG, GIF and
+    /// AVIF decoders (registered in `registry`), and ``ImageEncoders/Default`` for encoded images in the disk cache.
     ///
     /// - Parameters:
     ///   - cacheName: The disk cache's directory name.
@@ -53,12 +55,14 @@ extension ImagePipeline {
 }
 
 extension ImageDecoderRegistry {
-    /// Registers the PNG, JPEG, WebP and SVG decoders. Registering again adds them again (the latest
+    /// Registers the PNG, JPEG, WebP, SVG, GIF and AVIF decoders. Registering again adds them again (the latest
     /// registration is asked first), so call it once.
     public func registerDefaultCodecs() {
         ImageDecoders.PNG.register(in: self)
         ImageDecoders.JPEG.register(in: self)
         ImageDecoders.WebP.register(in: self)
         ImageDecoders.SVG.register(in: self)
+        ImageDecoders.GIF.register(in: self)
+        ImageDecoders.AVIF.register(in: self)
     }
 }

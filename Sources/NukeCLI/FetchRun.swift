@@ -81,7 +81,13 @@ struct FetchRun {
         guard let directory else { return .loaded(response, written: nil) }
         let file = directory.appendingPathComponent(OutputName.make(for: url, extension: options.format.fileExtension))
         guard claims.claim(file.lastPathComponent) else { return .loaded(response, written: file) }
-        guard let data = options.format.encoder.encode(response.image) else {
+        let animated: Data?
+        do {
+            animated = try animatedOutput(response.container)
+        } catch {
+            return .failed("could not transcode the animation: \(error)")
+        }
+        guard let data = animated ?? options.format.encoder.encode(response.image) else {
             return .failed(
                 "could not encode the \(response.image.width)×\(response.image.height) image as \(options.format)")
         }
@@ -90,15 +96,38 @@ struct FetchRun {
         } catch {
             return .failed("could not write \(file.path): \(error.localizedDescription)")
         }
-        return .loaded(response, written: file, warning: Self.stillFrameWarning(for: response.container))
+        let warning = animated == nil ? Self.stillFrameWarning(for: response.container) : nil
+        return .loaded(response, written: file, warning: warning)
+    }
+
+    /// For `--format webp` or `avif` and an animated input (GIF, WebP, AVIF sequence): every frame, through the
+    /// same processors as the request, as an animated WebP (durations and loop count kept) or an AVIF sequence
+    /// (durations kept). `nil` for other formats and still images.
+    private func animatedOutput(_ container: ImageContainer) throws -> Data? {
+        guard options.format == .webp || options.format == .avif, let data = container.data,
+            let animation = try? ImageDecoders.Default.animation(for: data), animation.isAnimated
+        else { return nil }
+        let processors = options.processors
+        let transform: (PlatformImage) throws -> PlatformImage = { frame in
+            try processors.reduce(frame) { image, processor in
+                guard let processed = processor.process(image) else {
+                    throw CommandError("\(processor.identifier) failed on a frame")
+                }
+                return processed
+            }
+        }
+        return options.format == .webp
+            ? try ImageEncoders.WebP(quality: 0.85).encode(animation, transform: transform)
+            : try ImageEncoders.AVIF(quality: 0.85).encode(animation, transform: transform)
     }
 
     /// For an animated image written as a still: what was lost. `nil` for still images.
     private static func stillFrameWarning(for container: ImageContainer) -> String? {
-        guard container.type == .webp, let data = container.data,
-            let animation = try? ImageDecoders.WebP.Animation(data: data), animation.frameCount > 1
+        guard let data = container.data, let animation = try? ImageDecoders.Default.animation(for: data),
+            animation.isAnimated
         else { return nil }
-        return "animated WebP (\(animation.frameCount) frames): only the first frame was written"
+        let format = container.type == .gif ? "GIF" : (container.type == .avif ? "AVIF" : "WebP")
+        return "animated \(format) (\(animation.frameCount) frames): only the first frame was written"
     }
 
     private func report(_ input: String, _ outcome: Outcome) {

@@ -13,11 +13,12 @@ enum InfoCommand {
         USAGE: nuke info FILE|URL [--loader curl|urlsession]
 
         Loads the input (a path, or an http(s):, file: or data: URL), sniffs its format from the first bytes and
-        decodes it with the PNG, JPEG, WebP and SVG decoders. Prints the format, byte size, pixel size, scale,
+        decodes it with the PNG, JPEG, WebP, SVG, GIF and AVIF decoders. Prints the format, byte size, pixel size, scale,
         whether it has transparency, the EXIF orientation of a JPEG (which the decoder applies, so the pixel size
-        is the upright one), and for an animated WebP the frame count, loop count and frame durations. For an
-        http(s) URL it also shows the response's caching headers and what the pipeline's disk cache does with them
-        (stores it or not, how long it stays fresh, how it is revalidated).
+        is the upright one), the bit depth of an AVIF, and for an animated WebP, GIF or AVIF the frame count, loop
+        count (how many times it plays) and frame durations (for GIF as browsers show them: delays of 0 and 10 ms
+        as 100 ms). For an http(s) URL it also shows the response's caching headers and what the pipeline's disk
+        cache does with them (stores it or not, how long it stays fresh, how it is revalidated).
 
         OPTIONS:
           --loader L     curl (default) or urlsession, for http(s) URLs.
@@ -83,7 +84,10 @@ enum InfoCommand {
             let name = JPEGOrientation.names[orientation] ?? "?"
             console.print(Formatting.row("EXIF orientation", "\(orientation) (\(name); applied by the decoder)"))
         }
-        if type == .webp, let animation = try? ImageDecoders.WebP.Animation(data: data), animation.frameCount > 1 {
+        if type == .avif, let avif = try? ImageDecoders.AVIF.Animation(data: data) {
+            console.print(Formatting.row("bit depth", "\(avif.bitDepth) (decoded to 8)"))
+        }
+        if let animation = try? ImageDecoders.Default.animation(for: data), animation.isAnimated {
             let durations = animation.frameDurations.map { String(Int(($0 * 1000).rounded())) }
             console.print(Formatting.row("frames", "\(animation.frameCount)"))
             console.print(

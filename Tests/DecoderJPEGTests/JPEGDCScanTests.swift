@@ -18,9 +18,9 @@ struct JPEGDCScanTests {
         // Given
         let data = input == 0 ? try Self.progressivePhoto() : try fixture("progressive.jpg")
         let thumbnail = ImageRequest.ThumbnailOptions(maxPixelSize: 8)
-        var full = JPEGDecoding(configuration: .init(), thumbnail: thumbnail, scale: 1)
+        var full = JPEGDecoding(configuration: .init(), target: ImageDecodingTarget(thumbnail: thumbnail))
         full.skipsUnusedScansAtOneEighth = false
-        let fast = JPEGDecoding(configuration: .init(), thumbnail: thumbnail, scale: 1)
+        let fast = JPEGDecoding(configuration: .init(), target: ImageDecodingTarget(thumbnail: thumbnail))
 
         // When
         let expected = try data.withUnsafeBytes { try full.decode($0, allowsTruncation: false) }

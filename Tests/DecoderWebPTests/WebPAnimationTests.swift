@@ -72,3 +72,23 @@ struct WebPAnimationTests {
         #expect((1...data.count).allSatisfy { decoder.decodePartiallyDownloadedData(data.prefix($0)) == nil })
     }
 }
+
+@Suite("Animated WebP as an ImageAnimation")
+struct WebPImageAnimationTests {
+    @Test("the shared model gives the same frames and timing as the WebP API")
+    func sharedModel() throws {
+        let webp = try ImageDecoders.WebP.Animation(data: try fixture("animated.webp"))
+        let animation: any ImageAnimation = webp
+
+        var greens: [UInt8?] = []
+        try animation.forEachFrame { greens.append($0.image.pixel(x: 0, y: 0)?.g) }
+
+        #expect(animation.frameCount == 3 && animation.loopCount == 3)
+        #expect(animation.frameDurations == webp.frameDurations)
+        #expect(greens == [0, 255, 0])
+        #expect(try animation.frame(at: 1) == webp.frame(at: 1))
+        var iterator = try animation.makeFrameIterator()
+        for _ in 0..<3 { #expect(try iterator.next() != nil) }
+        #expect(try iterator.next() == nil)
+    }
+}

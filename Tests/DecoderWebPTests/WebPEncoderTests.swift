@@ -38,3 +38,45 @@ struct WebPEncoderTests {
         #expect(ImageEncoders.WebP().encode(try PlatformImage(width: 16384, height: 1)) == nil)
     }
 }
+
+@Suite("Animated WebP encoding")
+struct WebPAnimationEncoderTests {
+    @Test("an animation re-encodes with its frames, durations and loop count; transform applies per frame")
+    func roundTrip() throws {
+        let source = try ImageDecoders.WebP.Animation(data: try fixture("animated.webp"))
+
+        let data = try #require(try ImageEncoders.WebP(lossless: true).encode(source))
+        let copy = try ImageDecoders.WebP.Animation(data: data)
+
+        #expect(copy.frameCount == source.frameCount && copy.loopCount == source.loopCount)
+        #expect(copy.frameDurations == source.frameDurations)
+        for index in 0..<source.frameCount {
+            let difference = ImageComparison.maximumDifference(try copy.frame(at: index), try source.frame(at: index))
+            #expect(try #require(difference) <= 1, "frame \(index)")
+        }
+
+        let resize = ImageProcessors.Resize(width: 12, unit: .pixels)
+        let encoded = try ImageEncoders.WebP().encode(source) { frame in
+            guard let resized = resize.process(frame) else { throw ImageProcessingError.processingFailed }
+            return resized
+        }
+        let small = try #require(encoded)
+        let resized = try ImageDecoders.WebP.Animation(data: small)
+        #expect(resized.canvasWidth == 12 && resized.canvasHeight == 8 && resized.frameCount == 3)
+    }
+
+    @Test("frames of different sizes encode to nil")
+    func mismatchedSizes() throws {
+        let source = try ImageDecoders.WebP.Animation(data: try fixture("animated.webp"))
+        var count = 0
+        let data = try ImageEncoders.WebP().encode(source) { frame in
+            count += 1
+            guard count == 2 else { return frame }
+            guard let resized = ImageProcessors.Resize(width: 12, unit: .pixels).process(frame) else {
+                throw ImageProcessingError.processingFailed
+            }
+            return resized
+        }
+        #expect(data == nil)
+    }
+}

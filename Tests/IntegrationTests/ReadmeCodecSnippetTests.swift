@@ -1,3 +1,5 @@
+import DecoderAVIF
+import DecoderGIF
 import DecoderJPEG
 import DecoderPNG
 import DecoderSVG
@@ -14,6 +16,8 @@ private func readmeCodecs() {
     ImageDecoders.JPEG.register(in: .shared)
     ImageDecoders.WebP.register(in: .shared)
     ImageDecoders.SVG.register(in: .shared)
+    ImageDecoders.GIF.register(in: .shared)
+    ImageDecoders.AVIF.register(in: .shared)
     // README-CODECS-END
 }
 
@@ -26,7 +30,8 @@ private func readmeCodecs() {
         let begin = try #require(lines.firstIndex { $0.hasSuffix("// README-CODECS-BEGIN") })
         let end = try #require(lines.firstIndex { $0.hasSuffix("// README-CODECS-END") })
         let snippet = lines[(begin + 1)..<end].map { String($0.dropFirst(4)) }.joined(separator: "\n")
-        let imports = "import DecoderJPEG\nimport DecoderPNG\nimport DecoderSVG\nimport DecoderWebP"
+        let imports =
+            "import DecoderAVIF\nimport DecoderGIF\nimport DecoderJPEG\nimport DecoderPNG\nimport DecoderSVG\nimport DecoderWebP"
 
         #expect(readme.contains("```swift\n\(imports)\n\n\(snippet)\n```"))
     }

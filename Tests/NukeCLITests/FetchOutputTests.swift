@@ -66,24 +66,31 @@ import Testing
         #expect(help.stdout.contains("An SVG is a vector\n") && help.stdout.contains("drawn at the requested size"))
     }
 
-    @Test func anAnimatedWebPWrittenAsAStillImageIsNamedInAWarning() async throws {
+    @Test func anAnimatedWebPWrittenAsAStillImageIsNamedInAWarningAndAsWebPStaysAnimated() async throws {
         // Given an animated WebP (8 frames) and a still PNG
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try directory.write(AnimatedWebPSample.data, to: "spinner.webp")
         try directory.write(try Images.png(width: 10, height: 10), to: "still.png")
 
-        // When writing both, as they are and resized
+        // When writing both as PNG, and the animation resized as WebP
         let plain = try await NukeProcess.run(["fetch", "spinner.webp", "still.png", "-o", "out"], in: directory.url)
         let resized = try await NukeProcess.run(
             ["fetch", "spinner.webp", "--resize", "32x32", "--format", "webp", "-o", "small"], in: directory.url)
         let notWritten = try await NukeProcess.run(["fetch", "spinner.webp"], in: directory.url)
 
-        // Then the animated input gets a warning naming it; the still image and a run that writes nothing don't
+        // Then the PNG of the animated input gets a warning naming it; the WebP keeps the animation (every frame
+        // resized, no warning); the still image and a run that writes nothing get none either
         let warning = "warning: spinner.webp: animated WebP (8 frames): only the first frame was written"
         #expect(plain.status == 0 && resized.status == 0, "\(plain.stderr) \(resized.stderr)")
         #expect(plain.stderr.split(separator: "\n").map(String.init) == [warning])
-        #expect(resized.stderr.split(separator: "\n").map(String.init) == [warning])
+        #expect(!resized.stderr.contains("warning"))
+        let name = try #require(try directory.files(in: "small").first)
+        let animation = try ImageDecoders.WebP.Animation(
+            data: try Data(contentsOf: directory.url.appendingPathComponent("small/\(name)")))
+        #expect(animation.frameCount == 8 && animation.loopCount == 0)
+        #expect(animation.canvasWidth == 32 && animation.canvasHeight == 32)
+        #expect(animation.frameDurations.allSatisfy { abs($0 - 0.09) < 1e-9 })
         #expect(notWritten.status == 0 && !notWritten.stderr.contains("warning"))
         #expect(try directory.files(in: "out").count == 2)
     }

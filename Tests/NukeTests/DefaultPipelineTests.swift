@@ -28,6 +28,22 @@ import Testing
         #expect(AssetType(try #require(encoder.encode(transparent))) == .png)
     }
 
+    /// An 8×6 GIF: one frame of palette index 0 (orange) over the whole screen.
+    static var gif: Data {
+        // LZW with a minimum code size of 2, all codes 3 bits wide: (clear, 0, 0) 24 times, then end of
+        // information. A clear every two pixels keeps the table (and so the code width) from growing.
+        let codes = Array(repeating: [UInt16(4), 0, 0], count: 24).joined() + [5]
+        var bytes = [UInt8](repeating: 0, count: (codes.count * 3 + 7) / 8)
+        for (index, code) in codes.enumerated() {
+            for bit in 0..<3 where code >> bit & 1 == 1 {
+                bytes[(index * 3 + bit) / 8] |= 1 << ((index * 3 + bit) % 8)
+            }
+        }
+        let header = Array("GIF89a".utf8) + [8, 0, 6, 0, 0x80, 0, 0, 200, 100, 50, 0, 0, 0]
+        let frame: [UInt8] = [0x2C, 0, 0, 0, 0, 8, 0, 6, 0, 0, 2, UInt8(bytes.count)] + bytes + [0]
+        return Data(header + frame + [0x3B])
+    }
+
     @Test func decodesEveryDefaultFormat() async throws {
         let registry = ImageDecoderRegistry()
         registry.registerDefaultCodecs()
@@ -35,7 +51,7 @@ import Testing
         let svg = Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="6"/>"#.utf8)
         let inputs: [Data?] = [
             ImageEncoders.PNG().encode(image), ImageEncoders.JPEG().encode(image), ImageEncoders.WebP().encode(image),
-            svg,
+            svg, Self.gif, ImageEncoders.AVIF().encode(image),
         ]
         for data in inputs {
             let data = try #require(data)
@@ -44,5 +60,16 @@ import Testing
             let container = try decoder.decode(data)
             #expect(container.image.width == 8 && container.image.height == 6)
         }
+        #expect(try ImageDecoders.Default().decode(Self.gif).image.pixel(x: 7, y: 5) == .init(r: 200, g: 100, b: 50))
+    }
+
+    @Test func defaultAnimationReadsGIFAndWebPAndNothingElse() throws {
+        let gif = try #require(try ImageDecoders.Default.animation(for: Self.gif))
+        #expect(gif is ImageDecoders.GIF.Animation && gif.frameCount == 1 && !gif.isAnimated)
+        let image = Fixtures.solidImage(width: 8, height: 6, color: .init(r: 200, g: 100, b: 50))
+        let webp = try #require(ImageEncoders.WebP().encode(image))
+        #expect(try ImageDecoders.Default.animation(for: webp) is ImageDecoders.WebP.Animation)
+        let png = try #require(ImageEncoders.PNG().encode(image))
+        #expect(try ImageDecoders.Default.animation(for: png) == nil)
     }
 }

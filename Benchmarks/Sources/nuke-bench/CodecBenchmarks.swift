@@ -1,4 +1,6 @@
 import CBenchCodecs
+import DecoderAVIF
+import DecoderGIF
 import DecoderJPEG
 import DecoderPNG
 import DecoderSVG
@@ -22,6 +24,8 @@ struct CodecBenchmarks {
             ("jpeg", try encoded(ImageEncoders.JPEG(quality: 0.9).encode(photo), "JPEG")),
             ("webp", try encoded(ImageEncoders.WebP(quality: 0.9).encode(photo), "WebP")),
             ("svg", TestImages.svg(width: 1024, height: 768)),
+            ("gif", try gif(rgba: photo.withUnsafeBytes { Array($0) }, width: 1024, height: 768, frameCount: 1)),
+            ("avif", try encoded(ImageEncoders.AVIF(quality: 0.8, speed: 8).encode(photo), "AVIF")),
         ]
         let pipeline = makePipeline()
         if selected("pipeline overhead") {
@@ -58,6 +62,36 @@ struct CodecBenchmarks {
                         ours: { try await load(data, pipeline: pipeline) }, reference: reference))
                 report.add(results[results.count - 1].benchRow(section: "codecs"))
             }
+        }
+
+        let animationName = "iterate gif 100 frames 480×360"
+        if selected(animationName) {
+            // A 680×360 photo panned 2 pixels a frame through a 480×360 screen: every frame covers the screen.
+            let wide = try TestImages.photo(width: 680, height: 360)
+            var rgba: [UInt8] = []
+            wide.withUnsafeBytes { pixels in
+                for frame in 0..<100 {
+                    for y in 0..<360 {
+                        let start = y * wide.bytesPerRow + frame * 2 * 4
+                        rgba.append(contentsOf: pixels[start..<(start + 480 * 4)])
+                    }
+                }
+            }
+            let animated = try gif(rgba: rgba, width: 480, height: 360, frameCount: 100)
+            results.append(
+                try await compare(
+                    animationName, against: "C loop (giflib + compositing)", goal: "≤ 1.10×", runs: largeRuns,
+                    ours: {
+                        var count = 0
+                        try ImageDecoders.GIF.Animation(data: animated).forEachFrame { _ in count += 1 }
+                        guard count == 100 else { throw BenchmarkError(description: "\(count) frames") }
+                    },
+                    reference: {
+                        var count: Int32 = 0
+                        try check(animated) { CBenchCodecs_decodeGIF($0, $1, 1000, &count) }
+                        guard count == 100 else { throw BenchmarkError(description: "\(count) frames") }
+                    }))
+            report.add(results[results.count - 1].benchRow(section: "codecs"))
         }
 
         let large = try encoded(
@@ -130,7 +164,8 @@ struct CodecBenchmarks {
     }
 
     private func library(_ format: String) -> String {
-        ["png": "libpng", "jpeg": "TurboJPEG", "webp": "libwebp", "svg": "librsvg"][format] ?? format
+        ["png": "libpng", "jpeg": "TurboJPEG", "webp": "libwebp", "svg": "librsvg", "gif": "giflib", "avif": "libavif"][
+            format] ?? format
     }
 
     private func decoder(_ format: String) -> any ImageDecoding {
@@ -138,6 +173,8 @@ struct CodecBenchmarks {
         case "png": ImageDecoders.PNG()
         case "jpeg": ImageDecoders.JPEG()
         case "webp": ImageDecoders.WebP()
+        case "gif": ImageDecoders.GIF()
+        case "avif": ImageDecoders.AVIF()
         default: ImageDecoders.SVG()
         }
     }
@@ -148,6 +185,8 @@ struct CodecBenchmarks {
         ImageDecoders.JPEG.register(in: registry)
         ImageDecoders.WebP.register(in: registry)
         ImageDecoders.SVG.register(in: registry)
+        ImageDecoders.GIF.register(in: registry)
+        ImageDecoders.AVIF.register(in: registry)
         return ImagePipeline {
             $0.makeImageDecoder = { registry.decoder(for: $0) }
             $0.imageCache = nil
@@ -171,8 +210,24 @@ struct CodecBenchmarks {
         case "png": { try check(data) { CBenchCodecs_decodePNG($0, $1) } }
         case "jpeg": { try turboJPEG(data, scale: 1) }
         case "webp": { try check(data) { CBenchCodecs_decodeWebP($0, $1) } }
+        case "gif":
+            {
+                var count: Int32 = 0
+                try check(data) { CBenchCodecs_decodeGIF($0, $1, 1, &count) }
+            }
+        case "avif": { try check(data) { CBenchCodecs_decodeAVIF($0, $1) } }
         default: { try check(data) { CBenchCodecs_renderSVG($0, $1, 1024, 768) } }
         }
+    }
+
+    /// `frameCount` opaque frames of packed RGBA as a GIF from giflib's encoder: 216 colours, 40 ms a frame.
+    private func gif(rgba: [UInt8], width: Int, height: Int, frameCount: Int) throws -> Data {
+        var output: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        let status = CBenchCodecs_encodeGIF(rgba, Int32(width), Int32(height), Int32(frameCount), &output, &size)
+        guard status == 0, let output else { throw BenchmarkError(description: "GIF encoding failed: \(status)") }
+        defer { free(output) }
+        return Data(bytes: output, count: size)
     }
 
     private func check(_ data: Data, _ body: (UnsafePointer<UInt8>, Int) -> Int32) throws {

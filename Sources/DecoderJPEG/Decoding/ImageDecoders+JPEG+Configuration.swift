@@ -2,7 +2,7 @@ public import NukeCore
 
 extension ImageDecoders.JPEG {
     /// The limits and options of ``ImageDecoders/JPEG``.
-    public struct Configuration: Sendable, Hashable {
+    public struct Configuration: ImageDecoderConfiguration {
         /// The largest image, in pixels (width × height of the encoded image, before any scaling), that the
         /// decoder accepts. Checked from the header before any pixel memory is allocated. The default is
         /// 100 megapixels (400 MB decoded).
@@ -16,17 +16,24 @@ extension ImageDecoders.JPEG {
         public var appliesOrientation: Bool
 
         /// Creates a configuration.
-        public init(maximumPixelCount: Int = 100_000_000, maximumScanCount: Int = 1000, appliesOrientation: Bool = true)
-        {
+        public init(
+            maximumPixelCount: Int = Self.defaultMaximumPixelCount, maximumScanCount: Int = 1000,
+            appliesOrientation: Bool = true
+        ) {
             self.maximumPixelCount = maximumPixelCount
             self.maximumScanCount = maximumScanCount
             self.appliesOrientation = appliesOrientation
+        }
+
+        /// Creates the default configuration.
+        public init() {
+            self.init(maximumPixelCount: Self.defaultMaximumPixelCount)
         }
     }
 
     /// Why JPEG data could not be decoded. The description names the format and, where there is one,
     /// libjpeg's own message.
-    public enum Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Error: ImageDecodingSizeError, Hashable, Sendable, CustomStringConvertible {
         /// The data is empty.
         case emptyData
         /// libjpeg rejected the data; the message is libjpeg's.

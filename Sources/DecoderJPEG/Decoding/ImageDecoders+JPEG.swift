@@ -30,46 +30,27 @@ extension ImageDecoders {
     /// The decoder is `Sendable`; ``decode(_:)`` may be called from any thread. Previews keep the scan
     /// count of the image being loaded, so use one instance per image when decoding progressively (the
     /// pipeline does).
-    public struct JPEG: ImageDecoding, Sendable {
+    public struct JPEG: ConfigurableImageDecoding, Sendable {
         /// The limits and options of the decoder.
         public let configuration: Configuration
 
-        /// The thumbnail the request asked for, if any.
-        let thumbnail: ImageRequest.ThumbnailOptions?
-        /// The request's scale (points to pixels), used to size a thumbnail given in points.
-        let scale: Float
+        /// The size the request wants (its thumbnail and scale).
+        let target: ImageDecodingTarget
         /// The state of progressive previews.
         let previews = PreviewState()
 
         /// Creates a decoder that decodes at full size.
         public init(configuration: Configuration = .init()) {
             self.configuration = configuration
-            self.thumbnail = nil
-            self.scale = 1
+            self.target = ImageDecodingTarget()
         }
 
-        /// Returns a decoder if the context's data is JPEG (by its magic bytes, never by the URL), or `nil`.
-        ///
-        /// The decoder honours the request's ``ImageRequest/thumbnail`` and scale.
-        public init?(context: ImageDecodingContext) {
-            self.init(context: context, configuration: Configuration())
-        }
-
-        /// Returns a decoder with the given configuration if the context's data is JPEG, or `nil` (see
-        /// ``init(context:)``).
+        /// Returns a decoder with the given configuration if the context's data is JPEG (by its magic bytes,
+        /// never by the URL), or `nil`. The decoder honours the request's ``ImageRequest/thumbnail`` and scale.
         public init?(context: ImageDecodingContext, configuration: Configuration) {
             guard context.type == .jpeg else { return nil }
             self.configuration = configuration
-            self.thumbnail = context.request.thumbnail
-            self.scale = context.request.scale ?? 1
-        }
-
-        /// Registers a factory for this decoder in `registry` and returns the registration.
-        @discardableResult
-        public static func register(
-            in registry: ImageDecoderRegistry, configuration: Configuration = .init()
-        ) -> ImageDecoderRegistry.Registration {
-            registry.register { context in JPEG(context: context, configuration: configuration) }
+            self.target = ImageDecodingTarget(request: context.request)
         }
 
         /// Decodes the complete data.
@@ -84,7 +65,7 @@ extension ImageDecoders {
         func decodeImage(_ data: Data, allowsTruncation: Bool) throws -> PlatformImage {
             guard !data.isEmpty else { throw Error.emptyData }
             return try data.withUnsafeBytes { bytes in
-                try JPEGDecoding(configuration: configuration, thumbnail: thumbnail, scale: scale)
+                try JPEGDecoding(configuration: configuration, target: target)
                     .decode(bytes, allowsTruncation: allowsTruncation)
             }
         }

@@ -5,8 +5,7 @@ import NukeCore
 /// One decode: header, limits, DCT scale, pixels, orientation.
 struct JPEGDecoding {
     let configuration: ImageDecoders.JPEG.Configuration
-    let thumbnail: ImageRequest.ThumbnailOptions?
-    let scale: Float
+    let target: ImageDecodingTarget
     /// Whether a 1/8 decode of a complete progressive file may skip the scans it doesn't use (see
     /// ``JPEGMarkers/scansNeededAtOneEighth(of:)``). Tests turn it off to compare with the full decode.
     var skipsUnusedScansAtOneEighth = true
@@ -19,12 +18,8 @@ struct JPEGDecoding {
         guard header.colorSpace != CJPEGShim_ColorSpaceUnsupported else {
             throw ImageDecoders.JPEG.Error.unsupportedColorSpace(componentCount: header.componentCount)
         }
-        let limit = configuration.maximumPixelCount
-        let (pixelCount, overflow) = header.width.multipliedReportingOverflow(by: header.height)
-        guard !overflow, pixelCount <= limit, header.width > 0, header.height > 0 else {
-            throw ImageDecoders.JPEG.Error.imageTooLarge(
-                width: header.width, height: header.height, maximumPixelCount: limit)
-        }
+        try configuration.checkPixelCount(
+            width: header.width, height: header.height, throwing: ImageDecoders.JPEG.Error.self)
         let orientation =
             configuration.appliesOrientation ? JPEGMarkers.orientation(in: bytes) : ExifOrientation.up
         let denominator = scaleDenominator(width: header.width, height: header.height, orientation: orientation)
@@ -72,9 +67,9 @@ struct JPEGDecoding {
     /// The DCT scaling denominator: the largest of 8, 4 and 2 whose output still covers the thumbnail in
     /// both dimensions (measured in the displayed orientation), else 1.
     func scaleDenominator(width: Int, height: Int, orientation: ExifOrientation) -> Int {
-        guard let thumbnail else { return 1 }
+        guard target.thumbnail != nil else { return 1 }
         let (orientedWidth, orientedHeight) = orientation.swapsDimensions ? (height, width) : (width, height)
-        let target = thumbnail.targetPixelSize(width: orientedWidth, height: orientedHeight, scale: scale)
+        let target = target.pixelSize(width: orientedWidth, height: orientedHeight)
         for denominator in [8, 4, 2] {
             let scaledWidth = (orientedWidth + denominator - 1) / denominator
             let scaledHeight = (orientedHeight + denominator - 1) / denominator

@@ -2,20 +2,25 @@ public import NukeCore
 
 extension ImageDecoders.PNG {
     /// The limits of ``ImageDecoders/PNG``.
-    public struct Configuration: Sendable, Hashable {
+    public struct Configuration: ImageDecoderConfiguration {
         /// The largest image, in pixels (width × height), that the decoder accepts. Checked from the header
         /// before any pixel memory is allocated. The default is 100 megapixels (400 MB decoded).
         public var maximumPixelCount: Int
 
         /// Creates a configuration.
-        public init(maximumPixelCount: Int = 100_000_000) {
+        public init(maximumPixelCount: Int) {
             self.maximumPixelCount = maximumPixelCount
+        }
+
+        /// Creates the default configuration.
+        public init() {
+            self.init(maximumPixelCount: Self.defaultMaximumPixelCount)
         }
     }
 
     /// Why PNG data could not be decoded. The description names the format and, where there is one,
     /// libpng's own message.
-    public enum Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Error: ImageDecodingSizeError, Hashable, Sendable, CustomStringConvertible {
         /// The data is empty.
         case emptyData
         /// libpng rejected the data (corrupt, truncated or not PNG); the message is libpng's.

@@ -24,7 +24,7 @@ extension ImageDecoders {
     /// ```
     ///
     /// The decoder is stateless and `Sendable`; ``decode(_:)`` may be called from any thread.
-    public struct PNG: ImageDecoding, Sendable {
+    public struct PNG: ConfigurableImageDecoding, Sendable {
         /// The limits of the decoder.
         public let configuration: Configuration
 
@@ -33,24 +33,11 @@ extension ImageDecoders {
             self.configuration = configuration
         }
 
-        /// Returns a decoder if the context's data is PNG (by its magic bytes, never by the URL), or `nil`.
-        public init?(context: ImageDecodingContext) {
-            self.init(context: context, configuration: Configuration())
-        }
-
-        /// Returns a decoder with the given configuration if the context's data is PNG, or `nil` (see
-        /// ``init(context:)``).
+        /// Returns a decoder with the given configuration if the context's data is PNG (by its magic bytes,
+        /// never by the URL), or `nil`.
         public init?(context: ImageDecodingContext, configuration: Configuration) {
             guard context.type == .png else { return nil }
             self.configuration = configuration
-        }
-
-        /// Registers a factory for this decoder in `registry` and returns the registration.
-        @discardableResult
-        public static func register(
-            in registry: ImageDecoderRegistry, configuration: Configuration = .init()
-        ) -> ImageDecoderRegistry.Registration {
-            registry.register { context in PNG(context: context, configuration: configuration) }
         }
 
         /// Decodes the complete data.
@@ -60,7 +47,7 @@ extension ImageDecoders {
         public func decode(_ data: Data) throws -> ImageContainer {
             guard !data.isEmpty else { throw Error.emptyData }
             let image = try data.withUnsafeBytes { bytes in
-                try PNGReader(bytes: bytes).decode(maximumPixelCount: configuration.maximumPixelCount)
+                try PNGReader(bytes: bytes).decode(configuration: configuration)
             }
             return ImageContainer(image: image, type: .png)
         }

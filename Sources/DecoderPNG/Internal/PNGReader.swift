@@ -31,18 +31,14 @@ final class PNGReader {
     /// `PNG_IMAGE_FAILED`: the two low bits of `warning_or_error` are above 1 after an error.
     private var failed: Bool { image.pointee.warning_or_error & 0x03 > 1 }
 
-    func decode(maximumPixelCount: Int) throws -> PlatformImage {
+    func decode(configuration: ImageDecoders.PNG.Configuration) throws -> PlatformImage {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw ImageDecoders.PNG.Error.emptyData }
         guard png_image_begin_read_from_memory(image, base, bytes.count) != 0, !failed else {
             throw ImageDecoders.PNG.Error.invalidData(message: message)
         }
         let width = Int(image.pointee.width)
         let height = Int(image.pointee.height)
-        let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow, pixelCount <= maximumPixelCount else {
-            throw ImageDecoders.PNG.Error.imageTooLarge(
-                width: width, height: height, maximumPixelCount: maximumPixelCount)
-        }
+        try configuration.checkPixelCount(width: width, height: height, throwing: ImageDecoders.PNG.Error.self)
         // The format describes the file: the alpha flag is set for alpha channels and for tRNS.
         let isOpaque = image.pointee.format & UInt32(PNG_FORMAT_FLAG_ALPHA) == 0
         image.pointee.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)  // PNG_FORMAT_RGBA
@@ -61,7 +57,7 @@ final class PNGReader {
             }
         } catch is PlatformImage.Error {
             throw ImageDecoders.PNG.Error.imageTooLarge(
-                width: width, height: height, maximumPixelCount: maximumPixelCount)
+                width: width, height: height, maximumPixelCount: configuration.maximumPixelCount)
         }
     }
 }

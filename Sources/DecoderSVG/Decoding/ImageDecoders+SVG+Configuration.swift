@@ -3,7 +3,7 @@ public import NukeCore
 
 extension ImageDecoders.SVG {
     /// The limits and defaults of ``ImageDecoders/SVG``.
-    public struct Configuration: Sendable, Hashable {
+    public struct Configuration: ImageDecoderConfiguration {
         /// The largest render, in pixels (width × height). Checked before any pixel memory is allocated.
         /// The default is 100 megapixels.
         public var maximumPixelCount: Int
@@ -17,17 +17,23 @@ extension ImageDecoders.SVG {
 
         /// Creates a configuration.
         public init(
-            maximumPixelCount: Int = 100_000_000, defaultSize: CGSize = CGSize(width: 300, height: 150),
+            maximumPixelCount: Int = Self.defaultMaximumPixelCount,
+            defaultSize: CGSize = CGSize(width: 300, height: 150),
             dpi: Double = 96
         ) {
             self.maximumPixelCount = maximumPixelCount
             self.defaultSize = defaultSize
             self.dpi = dpi
         }
+
+        /// Creates the default configuration.
+        public init() {
+            self.init(maximumPixelCount: Self.defaultMaximumPixelCount)
+        }
     }
 
     /// Why an SVG document could not be rendered. The description names the format and librsvg's message.
-    public enum Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Error: ImageDecodingSizeError, Hashable, Sendable, CustomStringConvertible {
         /// The data is empty.
         case emptyData
         /// librsvg could not load the document; the message is librsvg's.

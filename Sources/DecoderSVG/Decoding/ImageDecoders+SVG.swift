@@ -44,44 +44,25 @@ extension ImageDecoders {
     /// ```
     ///
     /// The decoder is stateless and `Sendable`; ``decode(_:)`` may be called from any thread.
-    public struct SVG: ImageDecoding, Sendable {
+    public struct SVG: ConfigurableImageDecoding, Sendable {
         /// The limits and defaults of the decoder.
         public let configuration: Configuration
 
-        /// The thumbnail the request asked for, if any.
-        let thumbnail: ImageRequest.ThumbnailOptions?
-        /// The request's scale (points to pixels).
-        let scale: Float
+        /// The size the request wants (its thumbnail and scale).
+        let target: ImageDecodingTarget
 
         /// Creates a decoder that renders at the document's intrinsic size.
         public init(configuration: Configuration = .init()) {
             self.configuration = configuration
-            self.thumbnail = nil
-            self.scale = 1
+            self.target = ImageDecodingTarget()
         }
 
-        /// Returns a decoder if the context's data is SVG (see "Matching"), or `nil`.
-        ///
-        /// The decoder renders at the request's ``ImageRequest/thumbnail`` size and scale.
-        public init?(context: ImageDecodingContext) {
-            self.init(context: context, configuration: Configuration())
-        }
-
-        /// Returns a decoder with the given configuration if the context's data is SVG, or `nil` (see
-        /// ``init(context:)``).
+        /// Returns a decoder with the given configuration if the context's data is SVG (see "Matching"), or
+        /// `nil`. The decoder renders at the request's ``ImageRequest/thumbnail`` size and scale.
         public init?(context: ImageDecodingContext, configuration: Configuration) {
             guard Self.matches(context) else { return nil }
             self.configuration = configuration
-            self.thumbnail = context.request.thumbnail
-            self.scale = context.request.scale ?? 1
-        }
-
-        /// Registers a factory for this decoder in `registry` and returns the registration.
-        @discardableResult
-        public static func register(
-            in registry: ImageDecoderRegistry, configuration: Configuration = .init()
-        ) -> ImageDecoderRegistry.Registration {
-            registry.register { context in SVG(context: context, configuration: configuration) }
+            self.target = ImageDecodingTarget(request: context.request)
         }
 
         /// Renders the document.
@@ -93,8 +74,8 @@ extension ImageDecoders {
             let document = try SVGDocument(data: data, dpi: configuration.dpi)
             let size = try renderSize(for: document)
             var image = try SVGRenderer.render(document, width: size.width, height: size.height)
-            if thumbnail == nil, scale.isFinite, scale > 0 {
-                image.scale = Double(scale)
+            if target.thumbnail == nil, target.scale.isFinite, target.scale > 0 {
+                image.scale = Double(target.scale)
             }
             return ImageContainer(image: image, type: .svg, data: data)
         }
@@ -106,10 +87,10 @@ extension ImageDecoders {
                     Double(configuration.defaultSize.width), Double(configuration.defaultSize.height)
                 )
             let size: (width: Int, height: Int)?
-            if let thumbnail {
-                size = thumbnail.vectorPixelSize(width: intrinsic.width, height: intrinsic.height, scale: scale)
+            if let thumbnail = target.thumbnail {
+                size = thumbnail.vectorPixelSize(width: intrinsic.width, height: intrinsic.height, scale: target.scale)
             } else {
-                let factor = scale.isFinite && scale > 0 ? Double(scale) : 1
+                let factor = target.scale.isFinite && target.scale > 0 ? Double(target.scale) : 1
                 let width = (intrinsic.width * factor).rounded(.up)
                 let height = (intrinsic.height * factor).rounded(.up)
                 size =
@@ -120,10 +101,8 @@ extension ImageDecoders {
             guard let size else {
                 throw Error.imageTooLarge(width: Int.max, height: Int.max, maximumPixelCount: limit)
             }
-            let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
-            guard !overflow, pixels <= limit, size.width <= SVGRenderer.maximumDimension,
-                size.height <= SVGRenderer.maximumDimension
-            else {
+            try configuration.checkPixelCount(width: size.width, height: size.height, throwing: Error.self)
+            guard size.width <= SVGRenderer.maximumDimension, size.height <= SVGRenderer.maximumDimension else {
                 throw Error.imageTooLarge(width: size.width, height: size.height, maximumPixelCount: limit)
             }
             return size

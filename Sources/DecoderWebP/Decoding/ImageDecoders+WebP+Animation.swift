@@ -2,7 +2,8 @@ public import Foundation
 public import NukeCore
 
 extension ImageDecoders.WebP {
-    /// The frames and timing of a WebP file, usually the ``ImageContainer/data`` of an animated WebP.
+    /// The frames and timing of a WebP file, usually the ``ImageContainer/data`` of an animated WebP: WebP's
+    /// ``ImageAnimation``.
     ///
     /// Creating an animation reads only the container (libwebp's demuxer): canvas size, frame count, loop
     /// count and durations; it decodes no pixels. ``frame(at:)`` and ``forEachFrame(_:)`` decode frames
@@ -18,18 +19,9 @@ extension ImageDecoders.WebP {
     /// ```
     ///
     /// A value type; every method may be called from any thread.
-    public struct Animation: Sendable {
+    public struct Animation: ImageAnimation, Sendable {
         /// One decoded frame.
-        public struct Frame: Sendable {
-            /// The frame's index, from zero.
-            public var index: Int
-            /// The canvas after drawing this frame.
-            public var image: PlatformImage
-            /// How long the frame is shown, in seconds.
-            public var duration: TimeInterval
-            /// When the frame is first shown, in seconds from the start of the animation.
-            public var timestamp: TimeInterval
-        }
+        public typealias Frame = ImageAnimationFrame
 
         /// The WebP data.
         public let data: Data
@@ -47,9 +39,6 @@ extension ImageDecoders.WebP {
         /// The limits used when decoding frames.
         public let configuration: Configuration
 
-        /// The length of one loop, in seconds.
-        public var totalDuration: TimeInterval { frameDurations.reduce(0, +) }
-
         /// Reads the animation's properties from `data` without decoding any pixels.
         ///
         /// - Throws: ``Error``: `emptyData`, `invalidData` (the data is not a complete WebP file) or
@@ -57,11 +46,7 @@ extension ImageDecoders.WebP {
         public init(data: Data, configuration: Configuration = .init()) throws {
             guard !data.isEmpty else { throw Error.emptyData }
             let info = try data.withUnsafeBytes { try WebPDemuxInfo(bytes: $0) }
-            let limit = configuration.maximumPixelCount
-            let (pixels, overflow) = info.canvasWidth.multipliedReportingOverflow(by: info.canvasHeight)
-            guard !overflow, pixels <= limit else {
-                throw Error.imageTooLarge(width: info.canvasWidth, height: info.canvasHeight, maximumPixelCount: limit)
-            }
+            try configuration.checkPixelCount(width: info.canvasWidth, height: info.canvasHeight, throwing: Error.self)
             self.data = data
             self.canvasWidth = info.canvasWidth
             self.canvasHeight = info.canvasHeight
@@ -69,6 +54,14 @@ extension ImageDecoders.WebP {
             self.loopCount = info.loopCount
             self.frameDurations = info.frameDurations.map { TimeInterval($0) / 1000 }
             self.configuration = configuration
+        }
+
+        /// Returns an iterator over the composited frames, positioned before the first (libwebp's animation
+        /// decoder, which keeps one canvas).
+        public func makeFrameIterator() throws -> any ImageAnimationFrameIterator {
+            WebPFrameIterator(
+                decoder: try WebPAnimationDecoder(data: data, width: canvasWidth, height: canvasHeight),
+                frameCount: frameCount)
         }
 
         /// Decodes the canvas as shown at frame `index`. Frames are composited from the start, so the cost
@@ -79,23 +72,20 @@ extension ImageDecoders.WebP {
             guard index >= 0, index < frameCount else {
                 throw Error.frameIndexOutOfRange(index: index, frameCount: frameCount)
             }
-            let decoder = try WebPAnimationDecoder(data: data, width: canvasWidth, height: canvasHeight)
-            var image = PlatformImage()
-            for _ in 0...index {
-                image = try decoder.next()
-            }
-            return image
+            return try compositedFrame(at: index)
         }
+    }
+}
 
-        /// Decodes every frame in order and passes it to `body`; stops early if `body` throws.
-        public func forEachFrame(_ body: (Frame) throws -> Void) throws {
-            let decoder = try WebPAnimationDecoder(data: data, width: canvasWidth, height: canvasHeight)
-            var timestamp: TimeInterval = 0
-            for index in 0..<frameCount {
-                let image = try decoder.next()
-                try body(Frame(index: index, image: image, duration: frameDurations[index], timestamp: timestamp))
-                timestamp += frameDurations[index]
-            }
-        }
+/// A pass over an animation's frames with one libwebp animation decoder.
+struct WebPFrameIterator: ImageAnimationFrameIterator {
+    let decoder: WebPAnimationDecoder
+    let frameCount: Int
+    var index = 0
+
+    mutating func next() throws -> PlatformImage? {
+        guard index < frameCount else { return nil }
+        index += 1
+        return try decoder.next()
     }
 }

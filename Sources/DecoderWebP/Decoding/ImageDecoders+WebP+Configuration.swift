@@ -2,19 +2,24 @@ public import NukeCore
 
 extension ImageDecoders.WebP {
     /// The limits of ``ImageDecoders/WebP``.
-    public struct Configuration: Sendable, Hashable {
+    public struct Configuration: ImageDecoderConfiguration {
         /// The largest image or animation canvas, in pixels (width × height), that the decoder accepts.
         /// Checked from the header before any pixel memory is allocated. The default is 100 megapixels.
         public var maximumPixelCount: Int
 
         /// Creates a configuration.
-        public init(maximumPixelCount: Int = 100_000_000) {
+        public init(maximumPixelCount: Int) {
             self.maximumPixelCount = maximumPixelCount
+        }
+
+        /// Creates the default configuration.
+        public init() {
+            self.init(maximumPixelCount: Self.defaultMaximumPixelCount)
         }
     }
 
     /// Why WebP data could not be decoded. The description names the format and libwebp's status.
-    public enum Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Error: ImageDecodingSizeError, Hashable, Sendable, CustomStringConvertible {
         /// The data is empty.
         case emptyData
         /// libwebp rejected the data; the message names libwebp's status code.

@@ -10,11 +10,12 @@ extension ImageDecoders.WebP {
     /// (the thumbnail size if one is asked for); rows that haven't arrived yet are transparent. Animated
     /// files, and data that fails to decode, produce no previews. Never throws; thread-safe.
     public func decodePartiallyDownloadedData(_ data: Data) -> ImageContainer? {
-        let maximumPixelCount = configuration.maximumPixelCount
+        let configuration = configuration
+        let target = target
         let image = incremental.preview(data: data) { features in
-            try features.checkSize(limit: maximumPixelCount)
+            try features.checkSize(configuration)
             guard !features.hasAnimation else { return nil }
-            let size = thumbnailSize(width: features.width, height: features.height)
+            let size = target.pixelSize(width: features.width, height: features.height)
             return try WebPIncrementalDecoder(width: size.width, height: size.height, features: features)
         }
         return image.map { ImageContainer(image: $0, type: .webp, isPreview: true) }

@@ -28,46 +28,27 @@ extension ImageDecoders {
     /// The decoder is `Sendable`; ``decode(_:)`` may be called from any thread. Previews keep libwebp's
     /// incremental decoder for the image being loaded, so use one instance per image when decoding
     /// progressively (the pipeline does).
-    public struct WebP: ImageDecoding, Sendable {
+    public struct WebP: ConfigurableImageDecoding, Sendable {
         /// The limits of the decoder.
         public let configuration: Configuration
 
-        /// The thumbnail the request asked for, if any.
-        let thumbnail: ImageRequest.ThumbnailOptions?
-        /// The request's scale (points to pixels), used to size a thumbnail given in points.
-        let scale: Float
+        /// The size the request wants (its thumbnail and scale).
+        let target: ImageDecodingTarget
         /// libwebp's incremental decoder for previews, created on the first preview.
         let incremental = IncrementalState()
 
         /// Creates a decoder that decodes at full size.
         public init(configuration: Configuration = .init()) {
             self.configuration = configuration
-            self.thumbnail = nil
-            self.scale = 1
+            self.target = ImageDecodingTarget()
         }
 
-        /// Returns a decoder if the context's data is WebP (by its magic bytes, never by the URL), or `nil`.
-        ///
-        /// The decoder honours the request's ``ImageRequest/thumbnail`` and scale.
-        public init?(context: ImageDecodingContext) {
-            self.init(context: context, configuration: Configuration())
-        }
-
-        /// Returns a decoder with the given configuration if the context's data is WebP, or `nil` (see
-        /// ``init(context:)``).
+        /// Returns a decoder with the given configuration if the context's data is WebP (by its magic bytes,
+        /// never by the URL), or `nil`. The decoder honours the request's ``ImageRequest/thumbnail`` and scale.
         public init?(context: ImageDecodingContext, configuration: Configuration) {
             guard context.type == .webp else { return nil }
             self.configuration = configuration
-            self.thumbnail = context.request.thumbnail
-            self.scale = context.request.scale ?? 1
-        }
-
-        /// Registers a factory for this decoder in `registry` and returns the registration.
-        @discardableResult
-        public static func register(
-            in registry: ImageDecoderRegistry, configuration: Configuration = .init()
-        ) -> ImageDecoderRegistry.Registration {
-            registry.register { context in WebP(context: context, configuration: configuration) }
+            self.target = ImageDecodingTarget(request: context.request)
         }
 
         /// Decodes the complete data: a still image, or the first frame of an animation (keeping `data`).
@@ -78,22 +59,16 @@ extension ImageDecoders {
             incremental.stop()  // The final image replaces the previews: release the incremental decoder.
             guard !data.isEmpty else { throw Error.emptyData }
             let features = try data.withUnsafeBytes { try WebPFeatures(bytes: $0) }
-            try features.checkSize(limit: configuration.maximumPixelCount)
+            try features.checkSize(configuration)
             if features.hasAnimation {
                 let animation = try Animation(data: data, configuration: configuration)
                 return ImageContainer(image: try animation.frame(at: 0), type: .webp, data: data)
             }
-            let size = thumbnailSize(width: features.width, height: features.height)
+            let size = target.pixelSize(width: features.width, height: features.height)
             let image = try data.withUnsafeBytes { bytes in
                 try WebPStillDecoding.decode(bytes, width: size.width, height: size.height, features: features)
             }
             return ImageContainer(image: image, type: .webp)
-        }
-
-        /// The output size for a still image: the thumbnail size if one is asked for, else the full size.
-        func thumbnailSize(width: Int, height: Int) -> (width: Int, height: Int) {
-            guard let thumbnail else { return (width, height) }
-            return thumbnail.targetPixelSize(width: width, height: height, scale: scale)
         }
     }
 }

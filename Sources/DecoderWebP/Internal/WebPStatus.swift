@@ -40,11 +40,8 @@ struct WebPFeatures {
         hasAnimation = features.has_animation != 0
     }
 
-    /// Throws `imageTooLarge` if the image has more than `limit` pixels (or a non-positive side).
-    func checkSize(limit: Int) throws(ImageDecoders.WebP.Error) {
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow, pixels <= limit, width > 0, height > 0 else {
-            throw .imageTooLarge(width: width, height: height, maximumPixelCount: limit)
-        }
+    /// Throws `imageTooLarge` if the image is over the configuration's pixel limit (or has a non-positive side).
+    func checkSize(_ configuration: ImageDecoders.WebP.Configuration) throws(ImageDecoders.WebP.Error) {
+        try configuration.checkPixelCount(width: width, height: height, throwing: ImageDecoders.WebP.Error.self)
     }
 }

@@ -2,7 +2,7 @@ import Nuke
 
 /// The formats `nuke fetch --format` writes.
 enum OutputFormat: String, CaseIterable {
-    case png, jpeg, webp
+    case png, jpeg, webp, avif
 
     /// Parses a `--format` value (`jpg` is accepted for `jpeg`).
     init(argument: String) throws {
@@ -10,7 +10,8 @@ enum OutputFormat: String, CaseIterable {
         case "png": self = .png
         case "jpeg", "jpg": self = .jpeg
         case "webp": self = .webp
-        default: throw UsageError("unknown format '\(argument)' (use png, jpeg or webp)")
+        case "avif": self = .avif
+        default: throw UsageError("unknown format '\(argument)' (use png, jpeg, webp or avif)")
         }
     }
 
@@ -20,15 +21,17 @@ enum OutputFormat: String, CaseIterable {
         case .png: "png"
         case .jpeg: "jpg"
         case .webp: "webp"
+        case .avif: "avif"
         }
     }
 
-    /// The encoder: lossless PNG, JPEG and WebP at quality 0.85.
+    /// The encoder: lossless PNG; JPEG, WebP and AVIF at quality 0.85 (AVIF at libaom speed 8).
     var encoder: any ImageEncoding {
         switch self {
         case .png: ImageEncoders.PNG()
         case .jpeg: ImageEncoders.JPEG(quality: 0.85)
         case .webp: ImageEncoders.WebP(quality: 0.85)
+        case .avif: ImageEncoders.AVIF(quality: 0.85)
         }
     }
 }

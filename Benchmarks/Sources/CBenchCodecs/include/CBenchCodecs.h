@@ -20,6 +20,21 @@ int CBenchCodecs_decodeWebP(const uint8_t *data, size_t size);
 /// librsvg + cairo: renders the document fitted to `width`×`height` into premultiplied ARGB32.
 int CBenchCodecs_renderSVG(const uint8_t *data, size_t size, int width, int height);
 
+/// giflib, record by record from memory: every frame (up to `maximumFrames`) decoded row by row with
+/// `DGifGetLine` and composited onto one premultiplied RGBA canvas (transparency; disposal "background" clears
+/// the frame's rectangle); reports the number of frames drawn. Handles what the benchmark's files use
+/// (non-interlaced frames inside the screen, no "restore to previous").
+int CBenchCodecs_decodeGIF(const uint8_t *data, size_t size, int maximumFrames, int *frameCount);
+
+/// giflib's encoder: `frameCount` frames of `width`×`height` RGBA (opaque, `frames` one after another),
+/// quantised to a 6×6×6 colour cube, with a 40 ms delay and a NETSCAPE2.0 loop when there is more than one
+/// frame. `*output` is malloc'ed (free it). For making the benchmark's GIF inputs.
+int CBenchCodecs_encodeGIF(const uint8_t *frames, int width, int height, int frameCount, uint8_t **output,
+                           size_t *outputSize);
+
+/// libavif: parse, decode the first image, convert to premultiplied RGBA8 into a malloc'ed buffer.
+int CBenchCodecs_decodeAVIF(const uint8_t *data, size_t size);
+
 /// Starts libvips once (single-threaded, operation cache off, so every call does the work).
 int CBenchCodecs_vipsStart(void);
 

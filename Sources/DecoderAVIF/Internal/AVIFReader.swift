@@ -1,0 +1,165 @@
+internal import CAVIF
+internal import CAVIFShim
+import Foundation
+import NukeCore
+
+/// The one owner of an `avifDecoder` reading bytes in memory; `deinit` releases it with `avifDecoderDestroy`.
+///
+/// The bytes must stay valid for the reader's lifetime. Not thread-safe: one reader walks one file.
+final class AVIFReader {
+    private let decoder: UnsafeMutablePointer<avifDecoder>
+    /// The displayed size of the first image (irot applied), from the container: no pixel is decoded yet.
+    let width: Int
+    let height: Int
+    /// The number of images (1 for a still image).
+    let imageCount: Int
+    let hasAlpha: Bool
+    /// The bit depth of the coded images (8, 10 or 12).
+    let depth: Int
+
+    /// Parses the container and checks the size and frame count against `configuration` before any image is
+    /// decoded.
+    init(
+        bytes: UnsafeRawBufferPointer, configuration: ImageDecoders.AVIF.Configuration
+    ) throws(ImageDecoders.AVIF.Error) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { throw .emptyData }
+        guard let decoder = avifDecoderCreate() else { throw .outOfMemory }
+        let image: UnsafeMutablePointer<avifImage>
+        do {
+            image = try Self.parse(decoder, base: base, count: bytes.count, configuration: configuration)
+        } catch {
+            avifDecoderDestroy(decoder)
+            throw error
+        }
+        self.decoder = decoder
+        var width: UInt32 = 0
+        var height: UInt32 = 0
+        CAVIFShim_DisplayedSize(image, &width, &height)
+        self.width = Int(width)
+        self.height = Int(height)
+        imageCount = Int(decoder.pointee.imageCount)
+        hasAlpha = decoder.pointee.alphaPresent != AVIF_FALSE
+        depth = Int(image.pointee.depth)
+        // From here a throw releases the reader (and the decoder) through deinit.
+        try configuration.checkPixelCount(
+            width: self.width, height: self.height, throwing: ImageDecoders.AVIF.Error.self)
+        guard imageCount >= 1 else { throw .invalidData(message: "the file has no image") }
+        guard imageCount <= configuration.maximumFrameCount else {
+            throw .tooManyFrames(maximumFrameCount: configuration.maximumFrameCount)
+        }
+        let (total, overflow) = self.width.multipliedReportingOverflow(by: self.height * imageCount)
+        guard !overflow, total <= configuration.maximumTotalPixelCount else {
+            throw .animationTooLarge(maximumTotalPixelCount: configuration.maximumTotalPixelCount)
+        }
+    }
+
+    /// Sets libavif's limits and reads the container (`avifDecoderParse`); returns the image it describes.
+    private static func parse(
+        _ decoder: UnsafeMutablePointer<avifDecoder>, base: UnsafeRawPointer, count: Int,
+        configuration: ImageDecoders.AVIF.Configuration
+    ) throws(ImageDecoders.AVIF.Error) -> UnsafeMutablePointer<avifImage> {
+        decoder.pointee.maxThreads = 1
+        // libavif's own limits stay at least at their defaults, so that a file over ours parses and gets our
+        // typed error (the size and count are checked right after parsing, before any image is decoded);
+        // above its defaults they follow ours, and dav1d then refuses frames larger than declared.
+        decoder.pointee.imageSizeLimit = UInt32(
+            clamping: max(Int(decoder.pointee.imageSizeLimit), configuration.maximumPixelCount))
+        decoder.pointee.imageCountLimit = UInt32(
+            clamping: max(Int(decoder.pointee.imageCountLimit), configuration.maximumFrameCount))
+        // Browsers show files without the 'pixi' property (older encoders omitted it); keep the other checks.
+        decoder.pointee.strictFlags = avifStrictFlags(
+            AVIF_STRICT_CLAP_VALID.rawValue | AVIF_STRICT_ALPHA_ISPE_REQUIRED.rawValue)
+        decoder.pointee.ignoreExif = AVIF_TRUE
+        decoder.pointee.ignoreXMP = AVIF_TRUE
+        try check(avifDecoderSetIOMemory(decoder, base.assumingMemoryBound(to: UInt8.self), count))
+        try check(avifDecoderParse(decoder))
+        guard let image = decoder.pointee.image else { throw .invalidData(message: "no image") }
+        return image
+    }
+
+    deinit {
+        avifDecoderDestroy(decoder)
+    }
+
+    /// Each image's duration in seconds, from the container.
+    func durations() throws(ImageDecoders.AVIF.Error) -> [TimeInterval] {
+        try (0..<imageCount).map { (index: Int) throws(ImageDecoders.AVIF.Error) -> TimeInterval in
+            var timing = avifImageTiming()
+            try Self.check(avifDecoderNthImageTiming(decoder, UInt32(index), &timing))
+            return timing.duration.isFinite && timing.duration >= 0 ? timing.duration : 0
+        }
+    }
+
+    /// Decodes the next image as premultiplied RGBA with its transforms applied.
+    func nextImage() throws(ImageDecoders.AVIF.Error) -> PlatformImage {
+        try Self.check(avifDecoderNextImage(decoder))
+        guard let image = decoder.pointee.image else { throw .invalidData(message: "no image") }
+        var width: UInt32 = 0
+        var height: UInt32 = 0
+        CAVIFShim_DisplayedSize(image, &width, &height)
+        // Every frame of a sequence has the size the container declared (and that was checked).
+        guard Int(width) == self.width, Int(height) == self.height else {
+            throw .invalidData(message: "a frame is \(width)×\(height), the sequence \(self.width)×\(self.height)")
+        }
+        do {
+            return try PlatformImage(width: self.width, height: self.height, isOpaque: !hasAlpha) { pixels in
+                guard let base = pixels.baseAddress else { return }
+                try Self.check(CAVIFShim_ImageToRGBA(image, base.assumingMemoryBound(to: UInt8.self)))
+            }
+        } catch let error as ImageDecoders.AVIF.Error {
+            throw error
+        } catch {
+            throw .outOfMemory
+        }
+    }
+
+    /// Throws the error for a libavif result other than `AVIF_RESULT_OK`, with libavif's message.
+    static func check(_ result: avifResult) throws(ImageDecoders.AVIF.Error) {
+        guard result != AVIF_RESULT_OK else { return }
+        let message = String(cString: avifResultToString(result))
+        switch result {
+        case AVIF_RESULT_TRUNCATED_DATA, AVIF_RESULT_WAITING_ON_IO: throw .truncatedData(message: message)
+        case AVIF_RESULT_OUT_OF_MEMORY: throw .outOfMemory
+        default: throw .invalidData(message: message)
+        }
+    }
+}
+
+/// Decodes a sequence's images in order, with its own copy of the data (libavif reads from it for the
+/// decoder's lifetime). Not thread-safe: one decoder walks one sequence on one thread.
+final class AVIFSequenceDecoder {
+    private let bytes: UnsafeMutableRawBufferPointer
+    private let reader: AVIFReader
+
+    init(data: Data, configuration: ImageDecoders.AVIF.Configuration) throws(ImageDecoders.AVIF.Error) {
+        guard !data.isEmpty else { throw .emptyData }
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
+        data.copyBytes(to: bytes)
+        do {
+            reader = try AVIFReader(bytes: UnsafeRawBufferPointer(bytes), configuration: configuration)
+        } catch {
+            bytes.deallocate()
+            throw error
+        }
+        self.bytes = bytes
+    }
+
+    deinit {
+        bytes.deallocate()
+    }
+
+    func next() throws(ImageDecoders.AVIF.Error) -> PlatformImage { try reader.nextImage() }
+}
+
+/// A pass over a sequence's images.
+struct AVIFFrameIterator: ImageAnimationFrameIterator {
+    let decoder: AVIFSequenceDecoder
+    let frameCount: Int
+    var index = 0
+
+    mutating func next() throws -> PlatformImage? {
+        guard index < frameCount else { return nil }
+        index += 1
+        return try decoder.next()
+    }
+}

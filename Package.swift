@@ -31,7 +31,7 @@ let package = Package(
                 "NukeCore", "LoaderCurl", "LoaderURLSession", "CacheDisk", "DecoderPNG", "DecoderJPEG", "DecoderWebP",
                 "DecoderSVG", "DecoderGIF", "DecoderAVIF",
             ]),
-        .executableTarget(name: "NukeCLI", dependencies: ["Nuke", "LoaderURLSession"]),
+        .executableTarget(name: "NukeCLI", dependencies: ["Nuke", "LoaderURLSession", "CacheRedis"]),
         .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CLibCurl"]),
         .target(name: "LoaderCurl", dependencies: ["NukeCore", "CLibCurl", "CCurlShim"]),

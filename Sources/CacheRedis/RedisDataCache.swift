@@ -154,6 +154,59 @@ public final class RedisDataCache: DataCaching, Sendable {
         writer.flush()
     }
 
+    /// What one server holds for this cache.
+    public struct ServerStatus: Sendable, CustomStringConvertible {
+        /// The server.
+        public let endpoint: RedisEndpoint
+        /// The number of keys with this cache's prefix, or `nil` when the server couldn't be reached.
+        public let entryCount: Int?
+        /// `INFO memory`'s `used_memory` and `maxmemory` (0: no limit), and the eviction policy, when known.
+        public let usedMemory: Int?
+        public let maximumMemory: Int?
+        public let evictionPolicy: String?
+
+        public var description: String {
+            guard let entryCount else { return "\(endpoint): unreachable" }
+            let memory = usedMemory.map { "\($0) bytes used" } ?? "memory unknown"
+            let limit = maximumMemory.map { $0 == 0 ? "no maxmemory" : "maxmemory \($0)" } ?? "maxmemory unknown"
+            return "\(endpoint): \(entryCount) entries, \(memory), \(limit), policy \(evictionPolicy ?? "unknown")"
+        }
+    }
+
+    /// Asks every server how many entries it holds for this cache (`SCAN` of the prefix) and how full it is.
+    /// Blocks for as long as the scan takes; for tools, not for the pipeline's path.
+    public func serverStatus() -> [ServerStatus] {
+        let pattern = "\(configuration.keyPrefix):*"
+        return nodes.map { node in
+            let result = node.withConnection(timeout: configuration.writeTimeout) { connection in
+                var count = 0
+                var cursor = "0"
+                repeat {
+                    guard
+                        case let .array(parts) = try connection.command(
+                            "SCAN", cursor, "MATCH", pattern, "COUNT", "1000"),
+                        parts.count == 2, case let .string(next) = parts[0], case let .array(keys) = parts[1]
+                    else { throw RedisConnectionError(message: "unexpected SCAN reply") }
+                    count += keys.count
+                    cursor = String(decoding: next, as: UTF8.self)
+                } while cursor != "0"
+                var fields: [String: String] = [:]
+                if case let .string(info) = try connection.command("INFO", "memory") {
+                    for line in String(decoding: info, as: UTF8.self).split(whereSeparator: \.isNewline) {
+                        let pair = line.split(separator: ":", maxSplits: 1).map(String.init)
+                        if pair.count == 2 { fields[pair[0]] = pair[1] }
+                    }
+                }
+                return ServerStatus(
+                    endpoint: node.endpoint, entryCount: count, usedMemory: fields["used_memory"].flatMap { Int($0) },
+                    maximumMemory: fields["maxmemory"].flatMap { Int($0) }, evictionPolicy: fields["maxmemory_policy"])
+            }
+            return (try? result.get())
+                ?? ServerStatus(
+                    endpoint: node.endpoint, entryCount: nil, usedMemory: nil, maximumMemory: nil, evictionPolicy: nil)
+        }
+    }
+
     // MARK: Internals
 
     private func enqueueRemoval(_ redisKey: String) {

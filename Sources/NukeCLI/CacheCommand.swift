@@ -1,3 +1,4 @@
+import CacheRedis
 import Foundation
 import Nuke
 
@@ -6,8 +7,8 @@ enum CacheCommand {
     static let summary = "Show the statistics of a disk cache directory, or clear it"
 
     static let help = """
-        USAGE: nuke cache stats --cache-dir DIR
-               nuke cache clear --cache-dir DIR
+        USAGE: nuke cache stats --cache-dir DIR | --redis URL
+               nuke cache clear --cache-dir DIR | --redis URL
 
         SUBCOMMANDS:
           stats     Print the cache's path, entry count, total size and size limit, and what opening it did
@@ -19,14 +20,18 @@ enum CacheCommand {
                             pick a directory on their own. It must be an existing cache (a directory holding the
                             .datacache/ that `nuke fetch --cache-dir` or a DataCache creates); for any other
                             directory, or a missing one, the command creates nothing, says so and exits with 1.
+          --redis URL       A Redis cache, as given to `nuke fetch --redis`: stats prints each server's entry
+                            count (keys with the cache's prefix), memory and eviction policy; clear removes the
+                            cache's keys (never the rest of the database).
           -h, --help        Show this help.
         """
 
     static func run(_ arguments: [String]) -> Int32 {
         let subcommand: String
         let directory: String
+        var redisURL: String?
         do {
-            let parsed = try Arguments(arguments, options: ["--cache-dir"])
+            let parsed = try Arguments(arguments, options: ["--cache-dir", "--redis"])
             if parsed.wantsHelp {
                 Console.shared.print(help)
                 return ExitCode.success
@@ -34,12 +39,24 @@ enum CacheCommand {
             guard parsed.positionals.count == 1, let first = parsed.positionals.first,
                 ["stats", "clear"].contains(first)
             else { throw UsageError("give one subcommand: stats or clear") }
-            guard let value = parsed.values["--cache-dir"] else { throw UsageError("--cache-dir DIR is required") }
             subcommand = first
-            directory = value
+            redisURL = parsed.values["--redis"]
+            if let redisURL {
+                guard parsed.values["--cache-dir"] == nil else {
+                    throw UsageError("give --cache-dir or --redis, not both")
+                }
+                do { _ = try RedisEndpoint(url: redisURL) } catch { throw UsageError("--redis: \(error)") }
+                directory = ""
+            } else {
+                guard let value = parsed.values["--cache-dir"] else {
+                    throw UsageError("--cache-dir DIR or --redis URL is required")
+                }
+                directory = value
+            }
         } catch {
             return CLI.usageFailure(error, help: help)
         }
+        if let redisURL { return runRedis(subcommand, url: redisURL) }
         do {
             let cache = try PipelineFactory.openCache(at: CacheDirectory.existing(directory).path)
             let console = Console.shared
@@ -67,6 +84,29 @@ enum CacheCommand {
             return CLI.failure(error)
         } catch {
             return CLI.failure(CommandError("cannot open the disk cache at \(directory): \(error)"))
+        }
+    }
+
+    private static func runRedis(_ subcommand: String, url: String) -> Int32 {
+        let console = Console.shared
+        do {
+            let cache = try PipelineFactory.openRedis(url)
+            let before = cache.serverStatus()
+            guard before.allSatisfy({ $0.entryCount != nil }) else {
+                return CLI.failure(CommandError("cannot reach Redis at \(url)"))
+            }
+            if subcommand == "clear" {
+                cache.removeAll()
+                cache.flush()
+                let count = before.compactMap(\.entryCount).reduce(0, +)
+                console.print("cleared \(url): removed \(count) entries")
+            } else {
+                for status in before { console.print(Formatting.row("server", status.description)) }
+                console.print(Formatting.row("entries", "\(before.compactMap(\.entryCount).reduce(0, +))"))
+            }
+            return ExitCode.success
+        } catch {
+            return CLI.failure(CommandError("\(error)"))
         }
     }
 }

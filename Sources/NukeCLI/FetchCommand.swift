@@ -7,7 +7,7 @@ enum FetchCommand {
 
     static let help = """
         USAGE: nuke fetch URL|PATH... [--resize WxH] [--fit|--fill] [--crop] [--blur R]
-                                      [--format png|jpeg|webp|avif] [-o DIR] [--cache-dir DIR]
+                                      [--format png|jpeg|webp|avif] [-o DIR] [--cache-dir DIR] [--redis URL]
                                       [--loader curl|urlsession] [--concurrency N]
 
         Loads every input concurrently through one ImagePipeline, so repeated URLs share one download and one
@@ -30,6 +30,9 @@ enum FetchCommand {
                               frame, with a warning naming the input.
           --cache-dir DIR     Use a disk cache in DIR (created if needed; see `nuke cache`). Without it there is
                               no disk cache: only this run's memory cache.
+          --redis URL         Share a cache through Redis (redis://[user:password@]host:port/db or unix:///path),
+                              alone or behind --cache-dir: then the directory is read first and filled from Redis.
+                              A Redis that is down or slow costs misses, never an error.
           --loader L          curl (default; HTTP/2, connection reuse) or urlsession (Foundation).
           --concurrency N     At most N downloads at once (default 6).
           -h, --help          Show this help.

@@ -1,3 +1,4 @@
+import CacheRedis
 import Foundation
 import Nuke
 
@@ -8,12 +9,13 @@ struct FetchOptions {
     var format = OutputFormat.png
     var outputDirectory: String?
     var cacheDirectory: String?
+    var redisURL: String?
     var loader = PipelineFactory.Loader.curl
     var concurrency: Int?
 
     static let flags: Set<String> = ["--fit", "--fill", "--crop"]
     static let options: Set<String> = [
-        "--resize", "--blur", "--format", "-o", "--output", "--cache-dir", "--loader", "--concurrency",
+        "--resize", "--blur", "--format", "-o", "--output", "--cache-dir", "--redis", "--loader", "--concurrency",
     ]
 
     /// - Throws: ``UsageError`` for missing inputs or invalid values.
@@ -40,6 +42,10 @@ struct FetchOptions {
         if let text = arguments.values["--format"] { format = try OutputFormat(argument: text) }
         outputDirectory = arguments.values["-o"] ?? arguments.values["--output"]
         cacheDirectory = arguments.values["--cache-dir"]
+        redisURL = arguments.values["--redis"]
+        if let redisURL {
+            do { _ = try RedisEndpoint(url: redisURL) } catch { throw UsageError("--redis: \(error)") }
+        }
         if let text = arguments.values["--loader"] { loader = try PipelineFactory.Loader(argument: text) }
         concurrency = try arguments.positiveInteger("--concurrency")
     }

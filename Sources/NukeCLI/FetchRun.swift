@@ -1,3 +1,4 @@
+import CacheRedis
 import Foundation
 import Nuke
 
@@ -23,13 +24,22 @@ struct FetchRun {
     func run() async throws -> Int32 {
         let start = monotonicSeconds()
         let directory = try options.outputDirectory.map(OutputDirectory.prepare)
-        let dataCache = try options.cacheDirectory.map { path in
+        let disk = try options.cacheDirectory.map { path in
             do {
                 return try PipelineFactory.openCache(at: path)
             } catch {
                 throw CommandError("cannot use \(path) as a disk cache: \(error)")
             }
         }
+        let redis = try options.redisURL.map(PipelineFactory.openRedis)
+        let dataCache: (any DataCaching)? =
+            switch (disk, redis) {
+            case let (disk?, redis?): TieredDataCache(local: disk, shared: redis)
+            case let (disk?, nil): disk
+            case let (nil, redis?): redis
+            case (nil, nil): nil
+            }
+
         let concurrency = options.concurrency
         let pipeline = PipelineFactory.make(loader: options.loader, dataCache: dataCache) {
             if let concurrency { $0.dataLoadingQueue = TaskQueue(maxConcurrentOperationCount: concurrency) }
@@ -52,11 +62,21 @@ struct FetchRun {
             }
         }
         console.clearProgress()
-        dataCache?.flush()
+        disk?.flush()
+        redis?.flush()  // Writes still queued reach Redis before the process exits.
         let results = outcomes.compactMap { $0 }
         printSummary(
             results, statistics: pipeline.statistics, written: claims.count, directory: directory,
             seconds: monotonicSeconds() - start)
+        if let redis {
+            let statistics = redis.statistics
+            console.print(
+                Formatting.row(
+                    "redis",
+                    "\(statistics.hits) hits, \(statistics.misses) misses (\(statistics.timeouts) timeouts, "
+                        + "\(statistics.unavailable) unavailable), \(statistics.writes) writes, "
+                        + "\(statistics.droppedWrites) dropped"))
+        }
         let failed = results.contains { if case .failed = $0 { true } else { false } }
         return failed ? ExitCode.failure : ExitCode.success
     }
@@ -175,7 +195,7 @@ struct FetchRun {
         )
         console.print(Formatting.row("decodes", "\(statistics.decodes)"))
         console.print(Formatting.row("cache hits", "\(memoryHits) memory, \(diskHits) disk"))
-        if options.cacheDirectory != nil {
+        if options.cacheDirectory != nil || options.redisURL != nil {
             console.print(
                 Formatting.row(
                     "http cache",

@@ -314,10 +314,9 @@ struct HTTPCachePipelineTests {
             $0.body = Self.v2
             $0.delay = 0.3  // Keeps the revalidation running while the others arrive.
         }
-        let responses = try await withThrowingTaskGroup(of: ImageResponse.self) { group in
-            for _ in 0..<20 { group.addTask { try await fixture.load() } }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
+        let tasks = (0..<20).map { _ in fixture.pipeline.imageTask(with: ImageRequest(url: fixture.url)) }
+        var responses: [ImageResponse] = []
+        for task in tasks { responses.append(try await task.response) }
         #expect(responses.allSatisfy { $0.isStale })
         try await waitUntil { fixture.pipeline.statistics.revalidations + fixture.pipeline.statistics.refetches > 0 }
         #expect(fixture.requests.count == 2)
@@ -386,10 +385,13 @@ struct HTTPCachePipelineTests {
     @Test func fiftyRequestsForAStaleURLSendOneConditionalRequest() async throws {
         let fixture = try Fixture(Self.version("max-age=0"))
         _ = try await fixture.load()
-        let responses = try await withThrowingTaskGroup(of: ImageResponse.self) { group in
-            for _ in 0..<50 { group.addTask { try await fixture.load() } }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
+        // All fifty are under way before the conditional request may start, however slow the machine.
+        let queue = fixture.pipeline.configuration.dataLoadingQueue
+        queue.isSuspended = true
+        let tasks = (0..<50).map { _ in fixture.pipeline.imageTask(with: ImageRequest(url: fixture.url)) }
+        queue.isSuspended = false
+        var responses: [ImageResponse] = []
+        for task in tasks { responses.append(try await task.response) }
         #expect(responses.count == 50)
         #expect(fixture.requests.count == 2)
         #expect(fixture.requests[1].header("If-None-Match") == "\"v1\"")

@@ -1,3 +1,4 @@
+import CacheRedis
 import Foundation
 import LoaderURLSession
 import Nuke
@@ -37,6 +38,17 @@ enum PipelineFactory {
         configuration.makeImageDecoder = { registry.decoder(for: $0) }
         configure(&configuration)
         return ImagePipeline(configuration: configuration, delegate: delegate)
+    }
+
+    /// A Redis cache for `url`, its warnings printed to standard error.
+    static func openRedis(_ url: String) throws -> RedisDataCache {
+        do {
+            var configuration = try RedisDataCache.Configuration(url: url)
+            configuration.logWarning = { Console.shared.error("warning: redis: \($0)") }
+            return RedisDataCache(configuration: configuration)
+        } catch {
+            throw UsageError("\(error)")
+        }
     }
 
     /// Opens the disk cache at `path` (relative paths start in the current directory).

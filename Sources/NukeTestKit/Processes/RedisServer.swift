@@ -1,32 +1,35 @@
-import Foundation
-import NukeTestKit
+public import Foundation
 
 /// A `redis-server` for one test: persistence off, listening on a Unix socket in a temporary directory (and on a
 /// loopback TCP port when asked), run as a `WatchedProcess`, so it stops when the test process goes away, even if it
 /// crashes. ``stop()`` (also run by `deinit`) stops it and waits.
-final class RedisServer: @unchecked Sendable {
+public final class RedisServer: @unchecked Sendable {
     // @unchecked: `process` is replaced only by start() and stop(), which a test calls from one task.
-    static let executable = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first {
+    public static let executable = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
-    static var unavailableReason: String? {
+    /// Why Redis tests can't run here, if they can't.
+    public static var unavailableReason: String? {
         executable == nil ? "redis-server is not installed (scripts/setup.sh installs it); skipping" : nil
     }
 
-    let directory: URL
-    let socketPath: String
-    let port: Int?
+    /// The server's temporary directory (its socket and log).
+    public let directory: URL
+    /// The Unix socket it listens on.
+    public let socketPath: String
+    /// Its loopback TCP port, if it has one.
+    public let port: Int?
     private let arguments: [String]
     private var process: WatchedProcess?
 
     /// The URL of the Unix socket.
-    var url: String { "unix://\(socketPath)" }
+    public var url: String { "unix://\(socketPath)" }
     /// The URL of the TCP port, if the server has one.
-    var tcpURL: String? { port.map { "redis://127.0.0.1:\($0)/0" } }
+    public var tcpURL: String? { port.map { "redis://127.0.0.1:\($0)/0" } }
 
     /// Starts a server with `arguments` added to its command line (`--maxmemory 8mb`, say) and waits until it answers.
-    init(tcp: Bool = false, arguments: [String] = []) throws {
+    public init(tcp: Bool = false, arguments: [String] = []) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("nuke-redis-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         socketPath = directory.appendingPathComponent("redis.sock").path
@@ -41,7 +44,7 @@ final class RedisServer: @unchecked Sendable {
     }
 
     /// Starts the server again after ``stop()``: the same socket and port, empty.
-    func restart() throws {
+    public func restart() throws {
         try start()
     }
 
@@ -61,13 +64,14 @@ final class RedisServer: @unchecked Sendable {
     }
 
     /// Stops the server and waits for it to exit.
-    func stop() {
+    public func stop() {
         process?.stop()
         process = nil
         try? FileManager.default.removeItem(atPath: socketPath)
     }
 
-    var log: String {
+    /// The server's log.
+    public var log: String {
         (try? String(contentsOf: directory.appendingPathComponent("redis.log"), encoding: .utf8)) ?? ""
     }
 
@@ -115,7 +119,8 @@ final class RedisServer: @unchecked Sendable {
     }
 }
 
-struct RedisServerError: Error, CustomStringConvertible {
-    let description: String
+/// Why a ``RedisServer`` couldn't start.
+public struct RedisServerError: Error, CustomStringConvertible {
+    public let description: String
     init(_ description: String) { self.description = description }
 }

@@ -63,8 +63,11 @@ enum ParserTargets {
         let first = CurlFuzzing.parseResponse(lines: lines, url: url, statusCode: statusCode)
         precondition(first.httpVersion.hasPrefix("HTTP/"), "HTTP version \(first.httpVersion)")
         for (name, value) in first.fields {
-            precondition(!name.isEmpty, "an empty field name")
-            precondition(name.first != " " && value.first != " " && value.last != " ", "untrimmed field")
+            // Names are trimmed and never contain the colon; values keep no line break. (A repeated field with an
+            // empty value joins as "a, ", as Foundation's would.)
+            precondition(!name.isEmpty && !name.contains(":"), "a malformed field name")
+            precondition(name.first != " " && name.last != " ", "an untrimmed field name")
+            precondition(!value.utf8.contains(UInt8(ascii: "\n")), "a line break in a field value")
         }
         guard let response = first.response else { return }
         _ = DataLoader.validate(response: response)

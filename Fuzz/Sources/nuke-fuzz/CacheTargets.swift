@@ -69,12 +69,14 @@ enum CacheTargets {
         checkStillWorks(cache)
     }
 
-    /// After whatever was on disk, the cache stores and returns new data.
+    /// After whatever was on disk, the cache stores new data and reads it back, or misses: a damaged journal may
+    /// claim sizes that make the trim after a flush evict the new entry (a miss is allowed, other data is not).
     private static func checkStillWorks(_ cache: DataCache) {
         let fresh = Data("fresh payload".utf8)
         cache.storeData(fresh, for: key)
         cache.flush()
-        precondition(cache.cachedData(for: key) == fresh, "the cache lost a store after reading a damaged file")
+        let read = cache.cachedData(for: key)
+        precondition(read == nil || read == fresh, "the cache returned other data after reading a damaged file")
         cache.removeData(for: key)
         cache.flush()
         precondition(cache.cachedData(for: key) == nil, "a removed entry is still read")

@@ -109,6 +109,31 @@ import Testing
         #expect(await loader.load(1).request.value(forHTTPHeaderField: "Range") == nil)
     }
 
+    /// Found by the `http-headers` fuzz target (Tests/Fixtures/fuzz/http-headers-nul-validator): Foundation drops
+    /// a header value with a control character from a request, so the range request went out without If-Range
+    /// and could have appended another version's bytes.
+    @Test(arguments: ["\"v\u{0}1\"", "Tue,\u{0}\u{0}V 01 Dec 2026", "\"a\u{1}\"", "\"del\u{7F}\"", ""])
+    func aValidatorNoRequestCanCarryKeepsNothing(_ validator: String) throws {
+        let response = try #require(
+            HTTPURLResponse(
+                url: Fixtures.url("a"), statusCode: 206, httpVersion: nil,
+                headerFields: ["ETag": validator, "Content-Range": "bytes 0-3/8"]))
+        #expect(response.value(forHTTPHeaderField: "ETag") == validator)
+        #expect(
+            ResumableData(response: response, data: Data(count: 4), expectedLength: 8, previousValidator: nil) == nil)
+    }
+
+    @Test func aValidatorWithTabsAndNonASCIIIsKept() throws {
+        let response = try #require(
+            HTTPURLResponse(
+                url: Fixtures.url("a"), statusCode: 206, httpVersion: nil, headerFields: ["ETag": "\"é\tv\""]))
+        let kept = try #require(
+            ResumableData(response: response, data: Data(count: 4), expectedLength: 8, previousValidator: nil))
+        var request = URLRequest(url: Fixtures.url("a"))
+        kept.resume(&request)
+        #expect(request.value(forHTTPHeaderField: "If-Range") == kept.validator)
+    }
+
     @Test func cancelledDownloadIsResumable() async throws {
         let loader = ManualDataLoader()
         let pipeline = makePipeline(loader)

@@ -102,10 +102,16 @@ enum EntryFile {
         return size
     }
 
+    /// The largest expected size ``read(at:key:expectedSize:)`` reads without measuring the file (16 MiB): the
+    /// `fstat` it saves matters for small entries only.
+    static let trustedSizeLimit = 16 << 20
+
     /// Reads and verifies the entry at `path` for `key`.
     ///
     /// `expectedSize` (what the index knows) saves an `fstat` when it is right; when it is wrong (another
-    /// instance replaced the file), the file is measured and read again.
+    /// instance replaced the file), the file is measured and read again. It comes from the journal, which another
+    /// process (or damage) may have written, so it is only trusted up to ``trustedSizeLimit``: a larger file is
+    /// measured first, and no allocation is ever sized by the journal alone.
     static func read(at path: String, key: String, expectedSize: Int?) -> ReadResult {
         let fd: Int32
         do {
@@ -115,7 +121,7 @@ enum EntryFile {
             return .failed(error)
         }
         defer { close(fd) }
-        if let expectedSize, expectedSize >= headerSize,
+        if let expectedSize, expectedSize >= headerSize, expectedSize <= trustedSizeLimit,
             case .some(.hit(let data, let expiry, let identity)) = read(
                 fd, path: path, key: key, size: expectedSize, isSizeKnown: false)
         {

@@ -32,10 +32,10 @@ final class Journal {
     /// Records in the file, for deciding when to compact.
     private(set) var recordCount = 0
 
-    private static let headerSize = 16
+    static let headerSize = 16
     /// "NUKEDCI2" read as little-endian. Version 2 records data sizes where version 1 recorded file sizes; a
     /// version 1 journal reads as missing, so the index is rebuilt from the entry files rather than mixing the two.
-    private static let magic: UInt64 = 0x3249_4344_454B_554E
+    static let magic: UInt64 = 0x3249_4344_454B_554E
 
     init(path: String) {
         self.path = path

@@ -33,16 +33,25 @@ struct JournalRecord: Equatable {
         buffer.storeBytes(of: checksum.littleEndian, toByteOffset: 64, as: UInt64.self)
     }
 
-    /// Decodes a record from the first ``byteCount`` bytes; `nil` if the checksum or kind is wrong (a torn write).
+    /// The largest data size a record may carry (1 TiB, far beyond any entry a cache holds in memory to store).
+    /// A size outside `0...maximumSize` marks the record damaged: the index adds sizes up, and a read trusts the
+    /// size it knows for its first `pread`, so a damaged journal must not bring a size that overflows or that is
+    /// allocated.
+    static let maximumSize: Int64 = 1 << 40
+
+    /// Decodes a record from the first ``byteCount`` bytes; `nil` if the checksum or kind is wrong (a torn write)
+    /// or the size is out of range (a damaged or foreign file with a valid checksum).
     init?(decoding bytes: UnsafeRawBufferPointer) {
         guard bytes.count >= JournalRecord.byteCount else { return nil }
         let checksum = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 64, as: UInt64.self))
         guard checksum == Checksum.xxh3_64(UnsafeRawBufferPointer(rebasing: bytes[0..<64])),
             let kind = Kind(rawValue: bytes[0])
         else { return nil }
+        let size = Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: 40, as: Int64.self))
+        guard (0...JournalRecord.maximumSize).contains(size) else { return nil }
         self.kind = kind
         digest = KeyDigest(bytes: UnsafeRawBufferPointer(rebasing: bytes[8..<40]))
-        size = Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: 40, as: Int64.self))
+        self.size = size
         time = Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: 48, as: Int64.self))
         expiry = Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: 56, as: Int64.self))
     }

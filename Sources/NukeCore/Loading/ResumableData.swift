@@ -12,6 +12,10 @@ struct ResumableData: Sendable {
     /// Keeps `data` if the server can resume it: `Accept-Ranges: bytes` (or a 206, which proves range support),
     /// a strong validator (from the response, or `previousValidator` for a resumed transfer), a 200 or 206
     /// status, and fewer bytes than the whole resource (`expectedLength`, 0 when unknown).
+    ///
+    /// The validator must be one a request can carry: Foundation silently drops a header value with a control
+    /// character (NUL, CR, LF…), and a range request without its `If-Range` would append the rest of whatever the
+    /// resource is now to the bytes of the old one.
     init?(response: URLResponse, data: Data, expectedLength: Int64, previousValidator: String?) {
         guard !data.isEmpty, let response = response as? HTTPURLResponse,
             response.statusCode == 200 || response.statusCode == 206,
@@ -19,10 +23,16 @@ struct ResumableData: Sendable {
             response.statusCode == 206 || response.value(forHTTPHeaderField: "Accept-Ranges")?.lowercased() == "bytes",
             let validator = response.value(forHTTPHeaderField: "ETag")
                 ?? response.value(forHTTPHeaderField: "Last-Modified") ?? previousValidator,
-            !validator.hasPrefix("W/")  // If-Range needs a strong validator.
+            !validator.hasPrefix("W/"),  // If-Range needs a strong validator.
+            Self.isSendable(validator)
         else { return nil }
         self.data = data
         self.validator = validator
+    }
+
+    /// `true` if `value` is a non-empty header value with no control character but tab (RFC 9110 field-value).
+    private static func isSendable(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }
     }
 
     /// Asks for the rest of the resource, if it is still the same (`If-Range`).

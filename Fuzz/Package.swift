@@ -18,6 +18,8 @@ let package = Package(
                 .product(name: "DecoderJPEG", package: "Nuke"),
                 .product(name: "DecoderWebP", package: "Nuke"),
                 .product(name: "DecoderSVG", package: "Nuke"),
+                .product(name: "DecoderGIF", package: "Nuke"),
+                .product(name: "DecoderAVIF", package: "Nuke"),
                 .product(name: "CacheDisk", package: "Nuke"),
                 .product(name: "LoaderCurl", package: "Nuke"),
                 .product(name: "LoaderURLSession", package: "Nuke"),

@@ -1,3 +1,5 @@
+import DecoderAVIF
+import DecoderGIF
 import DecoderJPEG
 import DecoderPNG
 import DecoderSVG
@@ -51,6 +53,36 @@ enum DecoderTargets {
             ImageDecoders.SVG(context: context(data, thumbnail: data.count % 2 == 1), configuration: configuration)
             ?? ImageDecoders.SVG(configuration: configuration)
         check(data, try? decoder.decode(data), format: "SVG")
+    }
+
+    static func gif(_ data: Data) {
+        let configuration = ImageDecoders.GIF.Configuration(
+            maximumPixelCount: maximumPixelCount, maximumFrameCount: 64, maximumTotalPixelCount: 8 * maximumPixelCount)
+        let decoder = ImageDecoders.GIF(configuration: configuration)
+        check(data, try? decoder.decode(data), format: "GIF")
+        if let animation = try? ImageDecoders.GIF.Animation(data: data, configuration: configuration) {
+            iterate(animation, format: "GIF frame")
+        }
+    }
+
+    static func avif(_ data: Data) {
+        let configuration = ImageDecoders.AVIF.Configuration(maximumPixelCount: maximumPixelCount)
+        let decoder = ImageDecoders.AVIF(configuration: configuration)
+        check(data, try? decoder.decode(data), format: "AVIF")
+        if let animation = try? ImageDecoders.AVIF.Animation(data: data, configuration: configuration) {
+            iterate(animation, format: "AVIF frame")
+        }
+    }
+
+    /// Every frame of an animation, in order, within the pixel limit.
+    private static func iterate(_ animation: some ImageAnimation, format: String) {
+        precondition(animation.frameCount == animation.frameDurations.count, "\(format): frame table mismatch")
+        var frames = 0
+        try? animation.forEachFrame { frame in
+            precondition(frame.index == frames, "\(format)s out of order")
+            frames += 1
+            checkPixels(frame.image, format: format)
+        }
     }
 
     /// A context for `data`, with a 64-pixel thumbnail request if `thumbnail`.

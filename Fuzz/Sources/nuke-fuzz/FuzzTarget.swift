@@ -23,11 +23,14 @@ struct FuzzTarget: Sendable {
         FuzzTarget("jpeg", run: DecoderTargets.jpeg),
         FuzzTarget("webp", run: DecoderTargets.webp),
         FuzzTarget("svg", run: DecoderTargets.svg),
+        FuzzTarget("gif", run: DecoderTargets.gif),
+        FuzzTarget("avif", run: DecoderTargets.avif),
         // The Swift parsers in front of the codecs and loaders.
         FuzzTarget("asset-type", run: ParserTargets.assetType),
         FuzzTarget("jpeg-markers", run: ParserTargets.jpegMarkers),
         FuzzTarget("data-url", run: ParserTargets.dataURL),
         FuzzTarget("http-headers", run: ParserTargets.httpHeaders),
+        FuzzTarget("http-cache", run: ParserTargets.httpCache),
         // DataCache's files, written by another process or damaged on disk.
         FuzzTarget("cache-entry", setUp: CacheTargets.setUp, run: CacheTargets.entry),
         FuzzTarget("cache-journal", setUp: CacheTargets.setUp, run: CacheTargets.journal),

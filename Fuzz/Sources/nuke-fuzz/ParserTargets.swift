@@ -80,4 +80,31 @@ enum ParserTargets {
             precondition(resume.ifRange != nil, "no If-Range")
         }
     }
+
+    /// The HTTP cache's stored entries and headers: the input as an entry read from a disk cache (a miss or the
+    /// exact stored body, never other metadata on a second read), and its lines as response headers whose caching
+    /// metadata is stored and read back.
+    static func httpCache(_ data: Data) {
+        let entry = NukeCoreFuzzing.decodeHTTPCacheEntry(data)
+        if let body = entry.body { precondition(body.count <= data.count, "an entry's body is larger than the entry") }
+        let text = String(decoding: data.prefix(4096), as: UTF8.self)
+        var headers: [String: String] = [:]
+        for line in text.split(whereSeparator: \.isNewline) {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            if parts.count == 2 { headers[String(parts[0])] = String(parts[1]) }
+        }
+        let url = URL(string: "https://example.com/a.png")!
+        guard let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)
+        else { return }
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let metadata = HTTPCacheMetadata(response: response, requestTime: now, responseTime: now)
+        precondition(metadata.freshnessLifetime >= 0, "negative freshness lifetime")
+        _ = metadata.decision(at: now.addingTimeInterval(60))
+        _ = metadata.updated(with: response, requestTime: now, responseTime: now)
+        let body = Data(data.prefix(64))
+        let roundTrip = NukeCoreFuzzing.roundTripHTTPCacheEntry(metadata: metadata, body: body)
+        precondition(roundTrip.body == body, "the stored body changed")
+        precondition(roundTrip.metadata?.etag == metadata.etag, "the stored ETag changed")
+        precondition(roundTrip.metadata?.cacheControl == metadata.cacheControl, "the stored directives changed")
+    }
 }

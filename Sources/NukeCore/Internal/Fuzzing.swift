@@ -9,6 +9,20 @@ public import Foundation
 /// (no stability promise, not for apps).
 @_spi(Fuzzing)
 public enum NukeCoreFuzzing {
+    /// A disk cache entry as the HTTP cache reads it: its body (`nil` when damaged) and metadata (`nil` for a plain
+    /// entry).
+    public static func decodeHTTPCacheEntry(_ data: Data) -> (body: Data?, metadata: HTTPCacheMetadata?) {
+        let entry = HTTPCacheEntry(decoding: data)
+        return (entry.body, entry.metadata)
+    }
+
+    /// An original stored with `metadata` and read back.
+    public static func roundTripHTTPCacheEntry(
+        metadata: HTTPCacheMetadata, body: Data
+    ) -> (body: Data?, metadata: HTTPCacheMetadata?) {
+        decodeHTTPCacheEntry(HTTPCacheEntry.original(metadata, body: body).encoded())
+    }
+
     /// What `JPEGScan` reads from `data`: whether the frame is progressive, and the EXIF thumbnail if one is
     /// complete (`pending` when the headers that could hold it haven't all arrived).
     public static func scanJPEG(_ data: Data) -> (isProgressive: Bool, thumbnail: Data?, isPending: Bool) {

@@ -94,9 +94,12 @@ let package = Package(
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         .target(name: "CacheDisk", dependencies: ["NukeCore", "CCrypto", "CXXHash"]),
         // A cache shared by a fleet: Redis through hiredis (blocking API, a pool per server).
-        .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
+        // No pkgConfig: hiredis's flags carry -D_FILE_OFFSET_BITS=64, which SwiftPM prohibits and warns about in every
+        // package using this one; CHiredis/shim.h includes <hiredis/hiredis.h> from the system include path.
+        .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
         .target(name: "CacheRedis", dependencies: ["NukeCore", "CHiredis", "CXXHash"]),
-        .testTarget(name: "CacheRedisTests", dependencies: ["CacheRedis", "NukeCore", "NukeTestKit"]),
+        .testTarget(
+            name: "CacheRedisTests", dependencies: ["CacheRedis", "CacheDisk", "LoaderCurl", "NukeCore", "NukeTestKit"]),
         .executableTarget(
             name: "CacheDiskTestWriter", dependencies: ["CacheDisk"], path: "Tests/CacheDiskTestWriter"),
         .testTarget(

@@ -6,7 +6,8 @@ internal import CXXHash
 ///
 /// ```swift
 /// let redis = try RedisDataCache(url: "redis://cache.internal:6379/0")
-/// let pipeline = ImagePipeline { $0.dataCache = TieredDataCache(local: try DataCache(name: "thumbs"), shared: redis) }
+/// let disk = try DataCache(name: "thumbnails")
+/// let pipeline = ImagePipeline { $0.dataCache = TieredDataCache(local: disk, shared: redis) }
 /// ```
 ///
 /// - **Never slows or fails the pipeline.** A read waits at most ``Configuration/readTimeout`` (for a free

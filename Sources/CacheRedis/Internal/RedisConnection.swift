@@ -63,8 +63,10 @@ final class RedisConnection {
     /// Sends one command and waits for its reply.
     func command(_ arguments: [Data]) throws -> RedisReply {
         guard !isBroken else { throw RedisConnectionError(message: "the connection is broken") }
-        let raw = withArguments(arguments) { argc, argv, lengths in
-            redisCommandArgv(context, argc, argv, lengths)
+        let raw = Self.withoutSIGPIPE {
+            withArguments(arguments) { argc, argv, lengths in
+                redisCommandArgv(context, argc, argv, lengths)
+            }
         }
         guard let raw else {
             isBroken = true
@@ -99,6 +101,30 @@ final class RedisConnection {
                 lengths.withUnsafeBufferPointer { body(Int32(arguments.count), argv.baseAddress!, $0.baseAddress!) }
             }
         }
+    }
+
+    /// Runs `body` with `SIGPIPE` blocked on this thread, and consumes the one a write to a closed connection raised,
+    /// so a server that goes away can't kill the process (hiredis writes without `MSG_NOSIGNAL`). The process's
+    /// handling of `SIGPIPE` is left as the app set it.
+    private static func withoutSIGPIPE<R>(_ body: () -> R) -> R {
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        var pending = sigset_t()
+        sigpending(&pending)
+        let wasPending = sigismember(&pending, SIGPIPE) == 1
+        let result = body()
+        if !wasPending {
+            sigpending(&pending)
+            if sigismember(&pending, SIGPIPE) == 1 {
+                var noWait = timespec(tv_sec: 0, tv_nsec: 0)
+                _ = sigtimedwait(&pipeSignal, nil, &noWait)
+            }
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        return result
     }
 
     private static func copy(_ reply: UnsafeMutablePointer<redisReply>) -> RedisReply {

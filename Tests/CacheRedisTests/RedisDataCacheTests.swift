@@ -1,4 +1,5 @@
 import Foundation
+import LoaderCurl
 import NukeCore
 import NukeTestKit
 import Testing
@@ -228,5 +229,59 @@ struct RedisDataCacheTests {
         let node = TieredDataCache(local: local, shared: RedisDataCache(configuration: configuration))
         #expect(node.cachedData(for: "shared") == Data([5, 5]))
         #expect(local.store["shared"] == Data([5, 5]))
+    }
+}
+
+/// A pipeline on a shared Redis when Redis dies in the middle of a run.
+@Suite(
+    "RedisDataCache under a pipeline", .serialized,
+    .enabled(if: RedisServer.unavailableReason == nil, Comment(rawValue: RedisServer.unavailableReason ?? "")))
+struct RedisPipelineTests {
+    @Test func redisKilledMidRunLeavesEveryRequestSucceedingFromTheNetwork() async throws {
+        let body = Data([0x10, 0x20, 0x30, 0xFF]) + Data(repeating: 1, count: 20_000)
+        let server = try LoopbackHTTPServer(routes: [
+            "/image": .handler { _ in
+                Thread.sleep(forTimeInterval: 0.005)
+                return .data(body, headers: ["Cache-Control": "max-age=600"])
+            }
+        ])
+        defer { server.shutdown() }
+        let redis = try RedisServer()
+        var configuration = try RedisDataCache.Configuration(url: redis.url)
+        configuration.logWarning = { _ in }
+        configuration.reconnectDelay = 0.05
+        configuration.maximumReconnectDelay = 0.2
+        let cache = RedisDataCache(configuration: configuration)
+        let pipeline = ImagePipeline {
+            $0.dataLoader = CurlDataLoader()
+            $0.dataCache = cache
+            $0.imageCache = nil
+            $0.makeImageDecoder = { _ in MockImageDecoder() }
+        }
+        let urls = (0..<120).map { server.url("/image?n=\($0)") }
+
+        // When Redis is stopped while the loads are under way
+        let tasks = urls.map { pipeline.imageTask(with: $0) }
+        try await server.waitUntil("the first loads", timeout: .seconds(20)) { $0.requestCount >= 20 }
+        redis.stop()
+        var failures = 0
+        for task in tasks {
+            do { _ = try await task.response } catch { failures += 1 }
+        }
+
+        // Then every request succeeded, loaded from the server, and the cache counted what it couldn't do
+        #expect(failures == 0)
+        #expect(server.requests.count == 120)
+        cache.flush()
+        #expect(cache.statistics.droppedWrites + cache.statistics.writes == 120)
+
+        // And after a restart, hits resume
+        try redis.restart()
+        try await Task.sleep(for: .milliseconds(500))  // Past the longest reconnection delay (0.2 s).
+        _ = try await pipeline.image(for: urls[0])
+        cache.flush()
+        let again = try await pipeline.imageTask(with: urls[0]).response
+        #expect(again.cacheType == .disk)
+        #expect(cache.statistics.reconnects >= 1)
     }
 }

@@ -16,6 +16,7 @@ struct RedisDataCacheTests {
         var configuration = try RedisDataCache.Configuration(urls: urls)
         configuration.keyPrefix = prefix
         configuration.readTimeout = 1  // Generous: a loaded CI machine, not a slow server.
+        configuration.connectTimeout = 1
         configuration.logWarning = { _ in }
         return configuration
     }
@@ -251,6 +252,8 @@ struct RedisPipelineTests {
         configuration.logWarning = { _ in }
         configuration.reconnectDelay = 0.05
         configuration.maximumReconnectDelay = 0.2
+        configuration.readTimeout = 1  // Generous: a loaded CI machine, not a slow server.
+        configuration.connectTimeout = 1
         let cache = RedisDataCache(configuration: configuration)
         let pipeline = ImagePipeline {
             $0.dataLoader = CurlDataLoader()

@@ -37,30 +37,36 @@ final class RedisNode: @unchecked Sendable {
     }
 
     /// Runs `body` with a connection whose commands wait at most `timeout` (as does the wait for a free connection).
+    /// A pooled connection that turns out dead (the server restarted since it was last used) is dropped and the
+    /// command tried once more on a new one; only a new connection's failure puts the server into backoff.
     func withConnection<R>(timeout: TimeInterval, _ body: (RedisConnection) throws -> R) -> Result<R, Failure> {
-        let connection: RedisConnection
-        switch checkOut(timeout: timeout) {
-        case let .success(value): connection = value
-        case let .failure(failure): return .failure(failure)
+        for _ in 0..<2 {
+            let connection: RedisConnection
+            let isNew: Bool
+            switch checkOut(timeout: timeout) {
+            case let .success(value): (connection, isNew) = value
+            case let .failure(failure): return .failure(failure)
+            }
+            connection.setTimeout(timeout)
+            do {
+                let result = try body(connection)
+                checkIn(connection)
+                return .success(result)
+            } catch {
+                checkIn(connection, isNew: isNew)
+                if isNew { return .failure(.failed("\(error)")) }
+            }
         }
-        connection.setTimeout(timeout)
-        do {
-            let result = try body(connection)
-            checkIn(connection)
-            return .success(result)
-        } catch {
-            checkIn(connection)
-            return .failure(.failed("\(error)"))
-        }
+        return .failure(.failed("the server closed the connection"))
     }
 
-    private func checkOut(timeout: TimeInterval) -> Result<RedisConnection, Failure> {
+    private func checkOut(timeout: TimeInterval) -> Result<(RedisConnection, isNew: Bool), Failure> {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         while true {
             if let connection = idle.popLast() {
                 condition.unlock()
-                return .success(connection)
+                return .success((connection, false))
             }
             if ProcessInfo.processInfo.systemUptime < retryAt {
                 condition.unlock()
@@ -69,7 +75,7 @@ final class RedisNode: @unchecked Sendable {
             if openCount < configuration.connectionsPerServer {
                 openCount += 1
                 condition.unlock()
-                return connect()
+                return connect().map { ($0, true) }
             }
             guard condition.wait(until: deadline) else {
                 condition.unlock()
@@ -115,11 +121,20 @@ final class RedisNode: @unchecked Sendable {
         }
     }
 
-    private func checkIn(_ connection: RedisConnection) {
+    /// Returns `connection` to the pool; a broken one is dropped, and puts the server into backoff if it was new
+    /// (a pooled one may only have outlived a restart).
+    private func checkIn(_ connection: RedisConnection, isNew: Bool = true) {
         condition.lock()
         if connection.isBroken {
             openCount -= 1
-            markFailedLocked()
+            if isNew {
+                markFailedLocked()
+            } else {
+                // The others pooled with it are likely dead too; the next connection made is a reconnection.
+                hasFailed = true
+                openCount -= idle.count
+                idle.removeAll()
+            }
         } else {
             idle.append(connection)
         }

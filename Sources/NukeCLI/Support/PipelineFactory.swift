@@ -40,10 +40,12 @@ enum PipelineFactory {
         return ImagePipeline(configuration: configuration, delegate: delegate)
     }
 
-    /// A Redis cache for `url`, its warnings printed to standard error.
+    /// A Redis cache for `url` (reads wait up to 0.5 s), its warnings printed to standard error.
     static func openRedis(_ url: String) throws -> RedisDataCache {
         do {
             var configuration = try RedisDataCache.Configuration(url: url)
+            // A batch tool can wait longer than an app's request path for a hit: half a second before a read is a miss.
+            configuration.readTimeout = 0.5
             configuration.logWarning = { Console.shared.error("warning: redis: \($0)") }
             return RedisDataCache(configuration: configuration)
         } catch {

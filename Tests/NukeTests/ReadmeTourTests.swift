@@ -53,8 +53,11 @@ private func readmePrefetching(urls: [URL], scrollY: Double, viewport: CGSize, l
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let commands = [
             "./scripts/setup.sh && swift run -c release nuke demo",  // release: the demo at the product's real speed
-            "./scripts/setup.sh && swift test",
+            "./scripts/test.sh",  // scripts/setup.sh, then swift test with at most 8 tests in flight
         ]
         #expect(readme.hasPrefix("# Nuke for Linux\n\n```sh\n" + commands.joined(separator: "\n") + "\n```"))
+        // CI runs the README's test command itself, so a missing install step fails CI.
+        let ci = try String(contentsOf: root.appendingPathComponent(".ci/run"), encoding: .utf8)
+        #expect(ci.split(separator: "\n").contains { $0.hasSuffix(" ./scripts/test.sh") })
     }
 }

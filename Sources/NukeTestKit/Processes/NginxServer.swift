@@ -1,12 +1,12 @@
-import Foundation
+public import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import NukeTestKit
 
 /// nginx serving a directory on loopback ports — HTTP/1.1, cleartext HTTP/2 (h2c), and, when the `openssl`
 /// command exists, HTTPS with HTTP/2 over ALPN using a self-signed certificate made for the run — for interop
-/// tests.
+/// tests, and as the origin of end-to-end tests that count in its access log what reached the server.
 ///
 /// The test creates the listening sockets itself (port 0) and hands them to nginx through nginx's `NGINX`
 /// environment variable (its socket-inheritance mechanism), so there is no race for a free port and no need to
@@ -15,34 +15,39 @@ import NukeTestKit
 /// `master_process off`) with a config, logs and files in a temporary directory; the child gets no descriptor
 /// of ours besides the two sockets. ``stop()`` (or `deinit`)
 /// terminates it and waits for it to exit.
-final class NginxServer: @unchecked Sendable {
+public final class NginxServer: @unchecked Sendable {
     // @unchecked: every stored property is set in init; `process` is thread-safe.
-    static let executable = ["/usr/sbin/nginx", "/usr/bin/nginx"].first {
+    /// The nginx binary, if installed (Debian's `nginx-light`, which `scripts/setup.sh` installs).
+    public static let executable = ["/usr/sbin/nginx", "/usr/bin/nginx"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }
-    static let openssl = ["/usr/bin/openssl", "/usr/local/bin/openssl"].first {
+    /// The `openssl` command, which makes the HTTPS port's certificate; without it there is no HTTPS port.
+    public static let openssl = ["/usr/bin/openssl", "/usr/local/bin/openssl"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
     /// Why nginx tests can't run here, if they can't.
-    static var unavailableReason: String? {
+    public static var unavailableReason: String? {
         executable == nil ? "nginx is not installed (apt-get install nginx-light); skipping the interop test" : nil
     }
 
-    let directory: URL
-    let http1Port: Int
-    let http2Port: Int
+    /// The temporary directory with the config, the logs and the document root (`html`); removed in `deinit`.
+    public let directory: URL
+    /// The HTTP/1.1 port.
+    public let http1Port: Int
+    /// The cleartext HTTP/2 (h2c, prior knowledge) port.
+    public let http2Port: Int
     /// The HTTPS (HTTP/2 over ALPN) port, if `openssl` could make a certificate.
-    let httpsPort: Int?
+    public let httpsPort: Int?
     /// The PEM certificate of the HTTPS port (self-signed for `127.0.0.1`), to trust as a CA bundle.
-    let certificatePath: String?
+    public let certificatePath: String?
     /// nginx under its watchdog.
     private var process: WatchedProcess?
 
     /// Starts nginx serving `files` (name → contents; names may have folders), off the Swift concurrency pool (it
     /// runs `openssl` and spawns nginx, which block). `locations` are extra nginx `location` blocks of the
     /// HTTP/1.1 server, such as `location /short/ { expires 1s; }`.
-    static func start(files: [String: Data], locations: String = "") async throws -> NginxServer {
+    public static func start(files: [String: Data], locations: String = "") async throws -> NginxServer {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result { try NginxServer(files: files, locations: locations) })
@@ -50,13 +55,18 @@ final class NginxServer: @unchecked Sendable {
         }
     }
 
+    /// The URL of `path` (for example `"a.png"`) on the HTTP/1.1 port.
+    public func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(http1Port)/\(path)")!
+    }
+
     /// Replaces the served file `name` (a new size gives it a new `ETag`).
-    func replaceFile(_ name: String, with data: Data) throws {
+    public func replaceFile(_ name: String, with data: Data) throws {
         try data.write(to: directory.appendingPathComponent("html").appendingPathComponent(name))
     }
 
     /// Stops nginx (see ``stop()``) off the Swift concurrency pool.
-    func stopped() async {
+    public func stopped() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async {
                 self.stop()
@@ -106,22 +116,28 @@ final class NginxServer: @unchecked Sendable {
     }
 
     /// Terminates nginx and waits for it to exit (its logs are complete afterwards). Idempotent.
-    func stop() {
+    public func stop() {
         process?.stop()  // The watchdog sends nginx SIGTERM and waits for it.
     }
 
     /// One access-log line: `$connection $connection_requests $server_protocol $status $body_bytes_sent $uri`.
-    struct LogEntry {
-        let connection: Int
-        let connectionRequests: Int
-        let serverProtocol: String
-        let status: Int
-        let bytes: Int
-        let uri: String
+    public struct LogEntry: Sendable {
+        /// nginx's connection serial number.
+        public let connection: Int
+        /// The request's position on its connection (1 for the first).
+        public let connectionRequests: Int
+        /// `HTTP/1.1` or `HTTP/2.0`.
+        public let serverProtocol: String
+        /// The response's status code.
+        public let status: Int
+        /// The body bytes sent.
+        public let bytes: Int
+        /// The request's path.
+        public let uri: String
     }
 
     /// The access log (complete once ``stop()`` returned).
-    func accessLog() throws -> [LogEntry] {
+    public func accessLog() throws -> [LogEntry] {
         let text = try String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)
         return text.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ").map(String.init)
@@ -135,7 +151,7 @@ final class NginxServer: @unchecked Sendable {
     }
 
     /// nginx's error log, for failure messages.
-    var errorLog: String {
+    public var errorLog: String {
         (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
     }
 
@@ -161,6 +177,7 @@ final class NginxServer: @unchecked Sendable {
                 scgi_temp_path \(directory)/tmp-scgi;
                 keepalive_requests 100000;
                 sendfile on;
+                types { image/png png; image/jpeg jpg; image/gif gif; image/webp webp; image/avif avif; }
                 server { listen 127.0.0.1:\(http1Port); root \(directory)/html; \(locations) }
                 server { listen 127.0.0.1:\(http2Port) http2; root \(directory)/html; }
                 \(https ?? "")
@@ -210,8 +227,10 @@ final class NginxServer: @unchecked Sendable {
     }
 }
 
-enum NginxError: Error {
+/// Why ``NginxServer`` could not start.
+public enum NginxError: Error {
+    /// No nginx binary (see ``NginxServer/unavailableReason``).
     case notInstalled
+    /// Creating a listening socket failed with this `errno`.
     case socket(Int32)
-    case spawn(String)
 }

@@ -13,6 +13,7 @@ let package = Package(
             dependencies: [
                 "CBenchCodecs",
                 "BenchReference",
+                "CBenchRedis",
                 .product(name: "NukeCore", package: "Nuke"),
                 .product(name: "DecoderPNG", package: "Nuke"),
                 .product(name: "DecoderJPEG", package: "Nuke"),
@@ -23,6 +24,7 @@ let package = Package(
                 .product(name: "LoaderCurl", package: "Nuke"),
                 .product(name: "LoaderURLSession", package: "Nuke"),
                 .product(name: "CacheDisk", package: "Nuke"),
+                .product(name: "CacheRedis", package: "Nuke"),
                 // LoopbackHTTPServer serves the scenarios' images on 127.0.0.1.
                 .product(name: "NukeTestKit", package: "Nuke"),
             ]),
@@ -34,6 +36,8 @@ let package = Package(
         .target(
             name: "CBenchCodecs", dependencies: ["CTurboJPEG", "CVips", "CBenchRSVG", "CBenchWebP"],
             linkerSettings: [.linkedLibrary("gif"), .linkedLibrary("avif")]),
+        // hiredis called directly: the reference of the `redis` section's hit read.
+        .target(name: "CBenchRedis", linkerSettings: [.linkedLibrary("hiredis")]),
         // libvips and cairo doing the processors' work.
         .target(name: "BenchReference", dependencies: ["CVips", "CCairo"]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),

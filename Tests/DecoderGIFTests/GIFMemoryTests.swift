@@ -18,7 +18,8 @@ struct GIFMemoryTests {
             // The first 20 frames kept: the measurement sees each kept canvas
             let kept = try LongAnimation.peakGrowth(animation, keeping: 20)
 
-            let report = "dropped: \(dropped.frames) frames, +\(dropped.bytes >> 20) MB; "
+            let report =
+                "dropped: \(dropped.frames) frames, +\(dropped.bytes >> 20) MB; "
                 + "20 kept: +\(kept.bytes >> 20) MB (a canvas is \(canvas >> 20) MB)"
             FileHandle.standardError.write(Data((report + "\n").utf8))
             guard dropped.frames == 300, kept.frames == 300 else { exit(2) }

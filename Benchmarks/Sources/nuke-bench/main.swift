@@ -15,6 +15,8 @@ import Foundation
 //   memory       peak RSS loading 5,000 images with a 64 MB cache (scenario 9; runs in a child process)
 //   httpcache    a fresh hit following HTTP headers vs a plain disk hit; a 304 revalidation vs loading again
 //                (scenario 11)
+//   redis        CacheRedis: a hit vs a hiredis GET loop, 8 readers vs 1, a second `nuke fetch` process vs the
+//                first (scenario 12)
 var arguments = Array(CommandLine.arguments.dropFirst())
 
 if arguments.first == MemoryBenchmark.childCommand {
@@ -64,6 +66,7 @@ let sections: [(name: String, run: (BenchContext) async throws -> Void)] = [
         }
     ),
     ("httpcache", { try await HTTPCacheBenchmark(context: $0).run() }),
+    ("redis", { try await RedisBenchmark(context: $0).run() }),
     ("memory", { try await MemoryBenchmark(context: $0).run() }),
 ]
 

@@ -1,5 +1,6 @@
 import CacheDisk
 import Foundation
+import NukeTestKit
 import Testing
 
 /// The README's disk-cache snippet, compiled here (not run: it writes to the user's cache directory); the test
@@ -18,17 +19,8 @@ private func readmeDiskCache(data: Data, url: URL) throws {
 
 @Suite struct CacheDiskReadmeTests {
     @Test func readmeShowsTheCompiledSnippet() throws {
-        let testFile = URL(fileURLWithPath: #filePath)
-        let root = testFile.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let source = try String(contentsOf: testFile, encoding: .utf8)
-
-        let lines = source.components(separatedBy: "\n")
-        let begin = try #require(lines.firstIndex { $0.hasSuffix("// README-BEGIN") })
-        let end = try #require(lines.firstIndex { $0.hasSuffix("// README-END") })
-        let snippet = lines[(begin + 1)..<end]
-            .map { $0.hasPrefix("    ") ? String($0.dropFirst(4)) : $0 }
-            .joined(separator: "\n")
+        let readme = try DocumentedSnippet.document("README.md")
+        let snippet = try DocumentedSnippet.code("README")
 
         #expect(readme.contains("```swift\nimport CacheDisk\n\n\(snippet)\n```"))
     }

@@ -48,12 +48,10 @@ extension ImageTask {
     /// The task's result without throwing.
     var result: Result<ImageResponse, ImagePipeline.Error> {
         get async {
-            do {
+            do throws(ImagePipeline.Error) {
                 return .success(try await response)
-            } catch let error as ImagePipeline.Error {
-                return .failure(error)
             } catch {
-                return .failure(.dataLoadingFailed(error: error))
+                return .failure(error)
             }
         }
     }

@@ -6,6 +6,7 @@ import DecoderSVG
 import DecoderWebP
 import Foundation
 import NukeCore
+import NukeTestKit
 import Testing
 
 /// The README's codec registration snippet, compiled here (never called: it would change process-wide
@@ -23,13 +24,8 @@ private func readmeCodecs() {
 
 @Suite struct ReadmeCodecSnippetTests {
     @Test func readmeShowsTheCompiledCodecSnippet() throws {
-        let testFile = URL(fileURLWithPath: #filePath)
-        let root = testFile.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let lines = try String(contentsOf: testFile, encoding: .utf8).components(separatedBy: "\n")
-        let begin = try #require(lines.firstIndex { $0.hasSuffix("// README-CODECS-BEGIN") })
-        let end = try #require(lines.firstIndex { $0.hasSuffix("// README-CODECS-END") })
-        let snippet = lines[(begin + 1)..<end].map { String($0.dropFirst(4)) }.joined(separator: "\n")
+        let readme = try DocumentedSnippet.document("README.md")
+        let snippet = try DocumentedSnippet.code("README-CODECS")
         let imports =
             "import DecoderAVIF\nimport DecoderGIF\nimport DecoderJPEG\nimport DecoderPNG\nimport DecoderSVG\nimport DecoderWebP"
 

@@ -44,16 +44,9 @@ private struct MyLoader: DataLoading {
 
 @Suite struct ReadmeLoaderSnippetTests {
     @Test func readmeShowsTheCompiledSnippets() throws {
-        let testFile = URL(fileURLWithPath: #filePath)
-        let root = testFile.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let lines = try String(contentsOf: testFile, encoding: .utf8).components(separatedBy: "\n")
-
+        let readme = try DocumentedSnippet.document("README.md")
         for marker in ["README-LOADING", "README-CONFORMANCE"] {
-            let begin = try #require(lines.firstIndex { $0.hasSuffix("// \(marker)-BEGIN") })
-            let end = try #require(lines.firstIndex { $0.hasSuffix("// \(marker)-END") })
-            let indent = lines[begin].prefix { $0 == " " }.count
-            let snippet = lines[(begin + 1)..<end].map { String($0.dropFirst(indent)) }.joined(separator: "\n")
+            let snippet = try DocumentedSnippet.code(marker)
             #expect(readme.contains("```swift\n\(snippet)\n```"), "README lacks the \(marker) snippet")
         }
     }

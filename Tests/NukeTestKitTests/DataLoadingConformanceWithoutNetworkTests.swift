@@ -83,13 +83,8 @@ struct DataLoadingConformanceWithoutNetworkTests {
     // PLUGINS-WITHOUT-NETWORK-END
 
     @Test func pluginsGuideShowsIt() throws {
-        let file = URL(fileURLWithPath: #filePath)
-        let root = file.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let guide = try String(contentsOf: root.appendingPathComponent("Plugins.md"), encoding: .utf8)
-        let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
-        let begin = try #require(lines.firstIndex { $0.hasSuffix("// PLUGINS-WITHOUT-NETWORK-BEGIN") })
-        let end = try #require(lines.firstIndex { $0.hasSuffix("// PLUGINS-WITHOUT-NETWORK-END") })
-        let snippet = lines[(begin + 1)..<end].map { String($0.dropFirst(4)) }.joined(separator: "\n")
+        let guide = try DocumentedSnippet.document("Plugins.md")
+        let snippet = try DocumentedSnippet.code("PLUGINS-WITHOUT-NETWORK")
         #expect(guide.contains("```swift\n\(snippet)\n```"))
     }
 

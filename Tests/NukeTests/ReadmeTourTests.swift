@@ -1,5 +1,6 @@
 import Foundation
 import Nuke
+import NukeTestKit
 import Testing
 
 /// The README tour's snippets, compiled here (not run: the first one writes to the user's cache directory);
@@ -30,34 +31,21 @@ private func readmePrefetching(urls: [URL], scrollY: Double, viewport: CGSize, l
 }
 
 @Suite struct ReadmeTourTests {
-    private func snippet(_ marker: String, in source: String) throws -> String {
-        let lines = source.components(separatedBy: "\n")
-        let begin = try #require(lines.firstIndex { $0.hasSuffix("// README-\(marker)-BEGIN") })
-        let end = try #require(lines.firstIndex { $0.hasSuffix("// README-\(marker)-END") })
-        return lines[(begin + 1)..<end].map { $0.hasPrefix("    ") ? String($0.dropFirst(4)) : $0 }
-            .joined(separator: "\n")
-    }
-
     @Test func readmeShowsTheCompiledTour() throws {
-        let file = URL(fileURLWithPath: #filePath)
-        let root = file.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let source = try String(contentsOf: file, encoding: .utf8)
-        #expect(readme.contains("```swift\nimport Nuke\n\n\(try snippet("TOUR", in: source))\n```"))
-        #expect(readme.contains("```swift\n\(try snippet("PREFETCH", in: source))\n```"))
+        let readme = try DocumentedSnippet.document("README.md")
+        #expect(readme.contains("```swift\nimport Nuke\n\n\(try DocumentedSnippet.code("README-TOUR"))\n```"))
+        #expect(readme.contains("```swift\n\(try DocumentedSnippet.code("README-PREFETCH"))\n```"))
     }
 
     @Test func readmeStartsWithTheTwoCommands() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try DocumentedSnippet.document("README.md")
         let commands = [
             "./scripts/setup.sh && swift run -c release nuke demo",  // release: the demo at the product's real speed
             "./scripts/test.sh",  // scripts/setup.sh, then swift test with at most 8 tests in flight
         ]
         #expect(readme.hasPrefix("# Nuke for Linux\n\n```sh\n" + commands.joined(separator: "\n") + "\n```"))
         // CI runs the README's test command itself, so a missing install step fails CI.
-        let ci = try String(contentsOf: root.appendingPathComponent(".ci/run"), encoding: .utf8)
+        let ci = try DocumentedSnippet.document(".ci/run")
         #expect(ci.split(separator: "\n").contains { $0.hasSuffix(" ./scripts/test.sh") })
     }
 }

@@ -3,7 +3,7 @@ public import NukeCore
 extension ImageDecoders.AVIF {
     /// The limits of ``ImageDecoders/AVIF`` and ``ImageDecoders/AVIF/Animation``, checked from the container
     /// before any image is decoded.
-    public struct Configuration: ImageDecoderConfiguration {
+    public struct Configuration: AnimatedImageDecoderConfiguration {
         /// The largest image, in pixels (width × height). The default is 100 megapixels (400 MB decoded).
         public var maximumPixelCount: Int
 
@@ -16,8 +16,9 @@ extension ImageDecoders.AVIF {
 
         /// Creates a configuration.
         public init(
-            maximumPixelCount: Int = Self.defaultMaximumPixelCount, maximumFrameCount: Int = 10_000,
-            maximumTotalPixelCount: Int = 1_000_000_000
+            maximumPixelCount: Int = Self.defaultMaximumPixelCount,
+            maximumFrameCount: Int = Self.defaultMaximumFrameCount,
+            maximumTotalPixelCount: Int = Self.defaultMaximumTotalPixelCount
         ) {
             self.maximumPixelCount = maximumPixelCount
             self.maximumFrameCount = maximumFrameCount
@@ -31,7 +32,7 @@ extension ImageDecoders.AVIF {
     }
 
     /// Why AVIF data could not be decoded. The description names the format and libavif's message.
-    public enum Error: ImageDecodingSizeError, Hashable, Sendable, CustomStringConvertible {
+    public enum Error: ImageAnimationLimitError, Hashable, Sendable, CustomStringConvertible {
         /// The data is empty.
         case emptyData
         /// libavif rejected the data; the message is libavif's (`avifResultToString`).

@@ -44,13 +44,12 @@ final class AVIFReader {
         try configuration.checkPixelCount(
             width: self.width, height: self.height, throwing: ImageDecoders.AVIF.Error.self)
         guard imageCount >= 1 else { throw .invalidData(message: "the file has no image") }
-        guard imageCount <= configuration.maximumFrameCount else {
-            throw .tooManyFrames(maximumFrameCount: configuration.maximumFrameCount)
-        }
-        let (total, overflow) = self.width.multipliedReportingOverflow(by: self.height * imageCount)
-        guard !overflow, total <= configuration.maximumTotalPixelCount else {
-            throw .animationTooLarge(maximumTotalPixelCount: configuration.maximumTotalPixelCount)
-        }
+        try configuration.checkFrameCount(imageCount, throwing: ImageDecoders.AVIF.Error.self)
+        let (imagePixels, overflowA) = self.width.multipliedReportingOverflow(by: self.height)
+        let (total, overflowB) = imagePixels.multipliedReportingOverflow(by: imageCount)
+        // An overflowing total is passed as -1, which is over any limit.
+        _ = try configuration.addingPixels(
+            overflowA || overflowB ? -1 : total, to: 0, throwing: ImageDecoders.AVIF.Error.self)
     }
 
     /// Sets libavif's limits and reads the container (`avifDecoderParse`); returns the image it describes.

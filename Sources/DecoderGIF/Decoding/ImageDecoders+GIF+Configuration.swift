@@ -3,7 +3,7 @@ public import NukeCore
 extension ImageDecoders.GIF {
     /// The limits of ``ImageDecoders/GIF`` and ``ImageDecoders/GIF/Animation``. Every limit is checked from
     /// the headers before the pixels it guards are allocated or decoded.
-    public struct Configuration: ImageDecoderConfiguration {
+    public struct Configuration: AnimatedImageDecoderConfiguration {
         /// The largest logical screen (the canvas), and the largest single frame, in pixels (width × height).
         /// The default is 100 megapixels (400 MB decoded).
         public var maximumPixelCount: Int
@@ -19,8 +19,9 @@ extension ImageDecoders.GIF {
 
         /// Creates a configuration.
         public init(
-            maximumPixelCount: Int = Self.defaultMaximumPixelCount, maximumFrameCount: Int = 10_000,
-            maximumTotalPixelCount: Int = 1_000_000_000
+            maximumPixelCount: Int = Self.defaultMaximumPixelCount,
+            maximumFrameCount: Int = Self.defaultMaximumFrameCount,
+            maximumTotalPixelCount: Int = Self.defaultMaximumTotalPixelCount
         ) {
             self.maximumPixelCount = maximumPixelCount
             self.maximumFrameCount = maximumFrameCount
@@ -35,7 +36,7 @@ extension ImageDecoders.GIF {
 
     /// Why GIF data could not be decoded. The description names the format and, where there is one,
     /// giflib's own message.
-    public enum Error: ImageDecodingSizeError, Hashable, Sendable, CustomStringConvertible {
+    public enum Error: ImageAnimationLimitError, Hashable, Sendable, CustomStringConvertible {
         /// The data is empty.
         case emptyData
         /// giflib rejected the data (not a GIF, a bad record or corrupt image data); the message is giflib's.

@@ -31,14 +31,9 @@ struct GIFScan {
             }
             guard let frame else { break }
             try decoder.checkFrame(frame)
-            guard delays.count < configuration.maximumFrameCount else {
-                throw .tooManyFrames(maximumFrameCount: configuration.maximumFrameCount)
-            }
-            let (sum, overflow) = totalPixels.addingReportingOverflow(screenPixels + frame.width * frame.height)
-            guard !overflow, sum <= configuration.maximumTotalPixelCount else {
-                throw .animationTooLarge(maximumTotalPixelCount: configuration.maximumTotalPixelCount)
-            }
-            totalPixels = sum
+            try configuration.checkFrameCount(delays.count + 1, throwing: ImageDecoders.GIF.Error.self)
+            totalPixels = try configuration.addingPixels(
+                screenPixels + frame.width * frame.height, to: totalPixels, throwing: ImageDecoders.GIF.Error.self)
             delays.append(frame.delay)
         }
         guard !delays.isEmpty else { throw .invalidData(message: "the file has no image") }

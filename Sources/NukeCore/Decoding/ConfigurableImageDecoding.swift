@@ -73,3 +73,54 @@ public protocol ImageDecodingSizeError: Error {
     /// The image is `width × height` pixels, more than `maximumPixelCount`.
     static func imageTooLarge(width: Int, height: Int, maximumPixelCount: Int) -> Self
 }
+
+/// The configuration of a decoder of animations (`ImageDecoders.GIF`, `.AVIF` sequences): besides the pixel limit of
+/// one image, limits on the number of frames and on the pixels that one pass over the frames produces — a file of
+/// many tiny frames over a huge canvas is cheap to store but returns a whole canvas per frame.
+public protocol AnimatedImageDecoderConfiguration: ImageDecoderConfiguration {
+    /// The most frames an animation may have.
+    var maximumFrameCount: Int { get }
+
+    /// The most pixels one pass over an animation may produce and decode.
+    var maximumTotalPixelCount: Int { get }
+}
+
+extension AnimatedImageDecoderConfiguration {
+    /// The default ``maximumFrameCount``: 10 000.
+    public static var defaultMaximumFrameCount: Int { 10_000 }
+
+    /// The default ``maximumTotalPixelCount``: one billion (a 300-frame 1000×1000 GIF is 600 million).
+    public static var defaultMaximumTotalPixelCount: Int { 1_000_000_000 }
+
+    /// Throws `Failure.tooManyFrames` if `frameCount` is more than ``maximumFrameCount``.
+    public func checkFrameCount<Failure: ImageAnimationLimitError>(
+        _ frameCount: Int, throwing _: Failure.Type
+    ) throws(Failure) {
+        guard frameCount <= maximumFrameCount else {
+            throw Failure.tooManyFrames(maximumFrameCount: maximumFrameCount)
+        }
+    }
+
+    /// Returns `total + pixels`, or throws `Failure.animationTooLarge` if `pixels` is negative (a caller's sign
+    /// of an overflowing count) or the sum overflows or is more than ``maximumTotalPixelCount``. Call it once per
+    /// frame, from the headers, before the frame is decoded.
+    public func addingPixels<Failure: ImageAnimationLimitError>(
+        _ pixels: Int, to total: Int, throwing _: Failure.Type
+    ) throws(Failure) -> Int {
+        let (sum, overflow) = total.addingReportingOverflow(pixels)
+        guard pixels >= 0, !overflow, sum <= maximumTotalPixelCount else {
+            throw Failure.animationTooLarge(maximumTotalPixelCount: maximumTotalPixelCount)
+        }
+        return sum
+    }
+}
+
+/// A codec's error type that can say an animation is over the limits of an ``AnimatedImageDecoderConfiguration``;
+/// enum cases `tooManyFrames(maximumFrameCount:)` and `animationTooLarge(maximumTotalPixelCount:)` satisfy it.
+public protocol ImageAnimationLimitError: ImageDecodingSizeError {
+    /// The animation has more frames than `maximumFrameCount`.
+    static func tooManyFrames(maximumFrameCount: Int) -> Self
+
+    /// A pass over the animation would produce more than `maximumTotalPixelCount` pixels.
+    static func animationTooLarge(maximumTotalPixelCount: Int) -> Self
+}

@@ -1,5 +1,6 @@
 import Foundation
 import NukeCore
+import NukeTestKit
 import Testing
 
 /// The README's processing snippet, compiled here; the test below checks the README still shows this code.
@@ -19,15 +20,8 @@ private func readmeProcessing(pipeline: ImagePipeline, url: URL) async throws ->
 
 @Suite struct ReadmeProcessingSnippetTests {
     @Test func readmeShowsTheCompiledProcessingSnippet() throws {
-        let testFile = URL(fileURLWithPath: #filePath)
-        let root = (0..<4).reduce(testFile) { url, _ in url.deletingLastPathComponent() }
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let lines = try String(contentsOf: testFile, encoding: .utf8).components(separatedBy: "\n")
-        let begin = try #require(lines.firstIndex { $0.hasSuffix("// README-PROCESSING-BEGIN") })
-        let end = try #require(lines.firstIndex { $0.hasSuffix("// README-PROCESSING-END") })
-        let snippet = lines[(begin + 1)..<end]
-            .map { $0.hasPrefix("    ") ? String($0.dropFirst(4)) : $0 }
-            .joined(separator: "\n")
+        let readme = try DocumentedSnippet.document("README.md")
+        let snippet = try DocumentedSnippet.code("README-PROCESSING")
         #expect(readme.contains("```swift\n\(snippet)\n```"))
     }
 

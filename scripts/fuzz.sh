@@ -10,6 +10,7 @@
 # The exit status is 1 if any target found something.
 #
 # FUZZ_MAX_RUNS=N also stops a target after N executions (whichever of the two limits comes first).
+# FUZZ_OPTIONS="-malloc_limit_mb=512 …" adds libFuzzer flags (that one reports the stack of any larger allocation).
 # FUZZ_JOBS is not supported on purpose: targets run one at a time, on one core.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,6 +54,8 @@ for target in "${targets[@]}"; do
         -artifact_prefix="$crashes/" -close_fd_mask=1)
     [ -f "Fuzz/dictionaries/$target.dict" ] && options+=(-dict="Fuzz/dictionaries/$target.dict")
     [ -n "${FUZZ_MAX_RUNS:-}" ] && options+=(-runs="$FUZZ_MAX_RUNS")
+    # shellcheck disable=SC2206 # FUZZ_OPTIONS is a list of libFuzzer flags, split on spaces on purpose
+    [ -n "${FUZZ_OPTIONS:-}" ] && options+=(${FUZZ_OPTIONS})
     before=$(find "$crashes" -type f | wc -l)
     start=$(date +%s)
     NUKE_FUZZ_TARGET=$target "$binary" "${options[@]}" "$work" "${seeds[@]}" >"$log" 2>&1 || true

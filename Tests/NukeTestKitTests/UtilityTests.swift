@@ -78,3 +78,30 @@ import Testing
         #expect(Fixtures.solidImage(width: 0, height: 0, color: .init(r: 0, g: 0, b: 0)).isEmpty)
     }
 }
+
+@Suite struct EventuallyTests {
+    @Test func returnsOnceTheConditionHolds() async {
+        let flag = LockedFlag()
+        Task.detached {
+            try? await Task.sleep(for: .milliseconds(20))
+            flag.set()
+        }
+        #expect(await eventually { flag.isSet })
+    }
+
+    @Test func givesUpAfterTheTimeout() async {
+        let start = ContinuousClock.now
+        #expect(await eventually(timeout: .milliseconds(30)) { false } == false)
+        #expect(ContinuousClock.now - start >= .milliseconds(30))
+    }
+}
+
+/// A flag set from another task.
+private final class LockedFlag: @unchecked Sendable {
+    // @unchecked: `value` is only touched under `lock`.
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}

@@ -72,7 +72,7 @@ extension RedisDataCache {
     /// How a ``RedisDataCache`` reaches its servers and what it stores.
     public struct Configuration: Sendable {
         /// The servers. With more than one, each key lives on one of them, chosen by consistent hashing: a server
-        /// that goes away costs only the hits of its share of the keys, and the others keep theirs.
+        /// that goes away costs only the hits of its share of the keys, and the others keep theirs. At least one.
         public var endpoints: [RedisEndpoint]
         /// Prefixed to every key (`prefix:` + a hash of the key), so several caches or apps share a server.
         public var keyPrefix = "nuke"

@@ -39,7 +39,10 @@ public final class RedisDataCache: DataCaching, Sendable {
     private let writer: RedisWriter
 
     /// A cache for the servers of `configuration`. Connections are made when first needed.
+    ///
+    /// - Precondition: `configuration.endpoints` names at least one server.
     public init(configuration: Configuration) {
+        precondition(!configuration.endpoints.isEmpty, "RedisDataCache needs at least one server")
         self.configuration = configuration
         let statistics = statisticsBox
         nodes = configuration.endpoints.map {
@@ -66,6 +69,17 @@ public final class RedisDataCache: DataCaching, Sendable {
         Data(key.utf8).withUnsafeBytes { CXXHash_xxh3_128($0.baseAddress, $0.count, &low, &high) }
         let hex = String(high, radix: 16).leftPadded(16) + String(low, radix: 16).leftPadded(16)
         return "\(configuration.keyPrefix):\(hex)"
+    }
+
+    /// A `SCAN … MATCH` pattern for exactly this cache's keys: the prefix (its glob characters escaped), a colon and
+    /// 32 hex digits, so another cache whose prefix starts with this one (`a` and `a:b`) is never matched.
+    var keyPattern: String {
+        var escaped = ""
+        for character in configuration.keyPrefix {
+            if "*?[]\\".contains(character) { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped + ":" + String(repeating: "[0-9a-f]", count: 32)
     }
 
     private func node(for redisKey: String) -> RedisNode {
@@ -124,8 +138,8 @@ public final class RedisDataCache: DataCaching, Sendable {
             return enqueueRemoval(redisKey)  // An earlier value must not be served in its place.
         }
         let value = RedisValue.encode(data, key: key)
-        let expiry = configuration.timeToLive.map {
-            [Data("PX".utf8), Data("\(max(1, Int(($0 * 1000).rounded())))".utf8)]
+        let expiry = configuration.timeToLive.flatMap(Self.milliseconds).map {
+            [Data("PX".utf8), Data("\($0)".utf8)]
         }
         let arguments = [Data("SET".utf8), Data(redisKey.utf8), value] + (expiry ?? [])
         let node = self.node(for: redisKey)
@@ -135,12 +149,18 @@ public final class RedisDataCache: DataCaching, Sendable {
         }
     }
 
+    /// A time to live in whole milliseconds (at least 1), or `nil` (no expiry) for one that isn't finite.
+    static func milliseconds(_ timeToLive: TimeInterval) -> Int? {
+        guard timeToLive.isFinite else { return nil }
+        return Int(min(max(timeToLive * 1000, 1), 1e15).rounded())
+    }
+
     public func removeData(for key: String) {
         enqueueRemoval(redisKey(for: key))
     }
 
     public func removeAll() {
-        let pattern = "\(configuration.keyPrefix):*"
+        let pattern = keyPattern
         let nodes = self.nodes
         let timeout = configuration.writeTimeout
         writer.enqueueClear { [statisticsBox] in
@@ -177,7 +197,7 @@ public final class RedisDataCache: DataCaching, Sendable {
     /// Asks every server how many entries it holds for this cache (`SCAN` of the prefix) and how full it is.
     /// Blocks for as long as the scan takes; for tools, not for the pipeline's path.
     public func serverStatus() -> [ServerStatus] {
-        let pattern = "\(configuration.keyPrefix):*"
+        let pattern = keyPattern
         return nodes.map { node in
             let result = node.withConnection(timeout: configuration.writeTimeout) { connection in
                 var count = 0

@@ -32,7 +32,7 @@ enum FetchCommand {
                               no disk cache: only this run's memory cache.
           --redis URL         Share a cache through Redis (redis://[user:password@]host:port/db or unix:///path),
                               alone or behind --cache-dir: then the directory is read first and filled from Redis.
-                              A Redis that is down or slow (a read waits up to 0.5 s) costs misses, never an
+                              A Redis that is down or slow (a read waits up to 2 s) costs misses, never an
                               error.
           --loader L          curl (default; HTTP/2, connection reuse) or urlsession (Foundation).
           --concurrency N     At most N downloads at once (default 6).

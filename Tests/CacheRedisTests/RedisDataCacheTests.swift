@@ -153,10 +153,16 @@ struct RedisDataCacheTests {
         #expect(cache.statistics.droppedWrites >= 1)
 
         try server.restart()
-        Thread.sleep(forTimeInterval: 0.3)  // Past the reconnection delay.
-        cache.storeData(Data([3]), for: "c")
-        cache.flush()
-        #expect(cache.cachedData(for: "c") == Data([3]))
+        // Writes made within the reconnection delay are dropped; one made after it reaches the server.
+        let deadline = Date(timeIntervalSinceNow: 20)
+        var value: Data?
+        while value == nil, Date() < deadline {
+            cache.storeData(Data([3]), for: "c")
+            cache.flush()
+            value = cache.cachedData(for: "c")
+            if value == nil { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        #expect(value == Data([3]))
         #expect(cache.statistics.reconnects >= 1)
     }
 
@@ -205,18 +211,49 @@ struct RedisDataCacheTests {
     }
 
     @Test func removeAllDeletesOnlyThisPrefix() throws {
+        // Given a cache and others on the same server: another prefix, one that starts with this one, and one
+        // that is a glob pattern matching this one
         let server = try RedisServer()
         let mine = RedisDataCache(configuration: try Self.configuration([server.url], prefix: "mine"))
-        let theirs = RedisDataCache(configuration: try Self.configuration([server.url], prefix: "theirs"))
+        let others = try ["theirs", "mine:x", "mi*", "m?ne"].map {
+            RedisDataCache(configuration: try Self.configuration([server.url], prefix: $0))
+        }
         for index in 0..<1200 { mine.storeData(Data([1]), for: "k\(index)") }
-        theirs.storeData(Data([2]), for: "k0")
+        for other in others { other.storeData(Data([2]), for: "k0") }
         mine.flush()
-        theirs.flush()
+        for other in others { other.flush() }
+
+        // When it's cleared, and so is the glob-named one
         mine.removeAll()
         #expect(mine.cachedData(for: "k0") == nil)  // At once, before the deletion is done.
         mine.flush()
+        others[2].removeAll()
+        others[2].flush()
+
+        // Then only their own entries are gone
         #expect((0..<1200).allSatisfy { mine.cachedData(for: "k\($0)") == nil })
-        #expect(theirs.cachedData(for: "k0") == Data([2]))
+        #expect(others[0].cachedData(for: "k0") == Data([2]))
+        #expect(others[1].cachedData(for: "k0") == Data([2]))
+        #expect(others[2].cachedData(for: "k0") == nil)
+        #expect(others[3].cachedData(for: "k0") == Data([2]))
+        #expect(mine.serverStatus().first?.entryCount == 0)
+        #expect(others[3].serverStatus().first?.entryCount == 1)
+    }
+
+    @Test func anInfiniteOrOddTimeToLiveIsSafe() throws {
+        let server = try RedisServer()
+        for ttl in [TimeInterval.infinity, .nan, -5, 0, 1e300] {
+            var configuration = try Self.configuration([server.url])
+            configuration.timeToLive = ttl
+            let cache = RedisDataCache(configuration: configuration)
+            cache.storeData(Data([7]), for: "ttl")
+            cache.flush()
+            #expect(cache.statistics.errors == 0, "ttl \(ttl)")
+        }
+        #expect(RedisDataCache.milliseconds(.infinity) == nil)
+        #expect(RedisDataCache.milliseconds(-5) == 1)
+        #expect(RedisDataCache.milliseconds(1.5) == 1_500)
+        #expect(RedisDataCache.milliseconds(1e300) == 1_000_000_000_000_000)
     }
 
     @Test func aTieredCacheOverDiskAndRedisFillsTheLocalTier() throws {
@@ -278,13 +315,17 @@ struct RedisPipelineTests {
         cache.flush()
         #expect(cache.statistics.droppedWrites + cache.statistics.writes == 120)
 
-        // And after a restart, hits resume
+        // And after a restart, hits resume (once the reconnection delay, at most 0.2 s, has passed)
         try redis.restart()
-        try await Task.sleep(for: .milliseconds(500))  // Past the longest reconnection delay (0.2 s).
-        _ = try await pipeline.image(for: urls[0])
-        cache.flush()
-        let again = try await pipeline.imageTask(with: urls[0]).response
-        #expect(again.cacheType == .disk)
+        let deadline = ContinuousClock.now + .seconds(20)
+        var again: ImageResponse?
+        while again?.cacheType != .disk, ContinuousClock.now < deadline {
+            _ = try await pipeline.image(for: urls[0])
+            cache.flush()
+            again = try await pipeline.imageTask(with: urls[0]).response
+            if again?.cacheType != .disk { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(again?.cacheType == .disk)
         #expect(cache.statistics.reconnects >= 1)
     }
 }

@@ -92,6 +92,28 @@ struct AVIFEncoderTests {
         #expect(low.count < high.count)
     }
 
+    @Test("a translucent colour round-trips premultiplied: straight alpha in the file, no channel above alpha")
+    func translucentColourRoundTrips() throws {
+        // Premultiplied (200, 100, 50) at alpha 128, lossless-ish (quality 1 is 4:4:4)
+        let source = Fixtures.solidImage(width: 32, height: 32, color: .init(r: 100, g: 50, b: 25, a: 128))
+
+        let data = try #require(ImageEncoders.AVIF(quality: 1, speed: 9).encode(source))
+        let decoded = try ImageDecoders.AVIF().decode(data).image
+
+        #expect(!decoded.isOpaque)
+        decoded.withUnsafeBytes { bytes in
+            for offset in stride(from: 0, to: bytes.count, by: 4) {
+                let (r, g, b, a) = (bytes[offset], bytes[offset + 1], bytes[offset + 2], bytes[offset + 3])
+                guard r <= a, g <= a, b <= a, abs(Int(a) - 128) <= 2, abs(Int(r) - 100) <= 4,
+                    abs(Int(g) - 50) <= 4, abs(Int(b) - 25) <= 4
+                else {
+                    Issue.record("pixel \(offset / 4): \((r, g, b, a)), expected ≈ (100, 50, 25, 128)")
+                    return
+                }
+            }
+        }
+    }
+
     @Test("an empty image encodes to nil")
     func empty() {
         #expect(ImageEncoders.AVIF().encode(PlatformImage()) == nil)

@@ -47,6 +47,9 @@ struct ImageAnimationTests {
         #expect(throws: ImageAnimationError.frameIndexOutOfRange(index: -1, frameCount: 4)) {
             try CountingAnimation().frame(at: -1)
         }
+        #expect(throws: ImageAnimationError.frameIndexOutOfRange(index: -1, frameCount: 4)) {
+            try CountingAnimation().compositedFrame(at: -1)
+        }
     }
 
     @Test("forEachFrame passes every frame with its duration and timestamp")

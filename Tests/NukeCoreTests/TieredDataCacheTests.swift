@@ -67,19 +67,38 @@ import Testing
         func removeAll() { base.removeAll() }
     }
 
-    @Test func aFillNeverBringsBackDataReplacedDuringTheRead() async {
+    @Test func aFillNeverBringsBackDataReplacedDuringTheRead() {
         let local = MockDataCache()
         let shared = SlowTier()
         shared.base.storeData(Data([1]), for: "k")
         let cache = TieredDataCache(local: local, shared: shared)
 
-        let reader = Task.detached { cache.cachedData(for: "k") }
+        // The reader blocks inside the shared tier: on a thread of its own, never a Swift concurrency one.
+        let read = ThreadResult<Data?>()
+        Thread { read.set(cache.cachedData(for: "k")) }.start()
         shared.readStarted.wait()
         cache.storeData(Data([2]), for: "k")  // Lands while the read of the old value is under way.
         shared.release.signal()
-        #expect(await reader.value == Data([1]))
+        #expect(read.wait() == Data([1]))
 
         #expect(local.store["k"] == Data([2]))  // Not overwritten by the fill of the old value.
         #expect(cache.cachedData(for: "k") == Data([2]))
+    }
+}
+
+/// The value a thread produces, waited for by another.
+private final class ThreadResult<Value>: @unchecked Sendable {
+    // @unchecked: `value` is written once before `done` is signalled and read only after waiting for it.
+    private var value: Value?
+    private let done = DispatchSemaphore(value: 0)
+
+    func set(_ value: Value) {
+        self.value = value
+        done.signal()
+    }
+
+    func wait() -> Value? {
+        done.wait()
+        return value
     }
 }

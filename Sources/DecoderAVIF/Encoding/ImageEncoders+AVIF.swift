@@ -39,8 +39,9 @@ extension ImageEncoders {
         /// The clamped quality.
         private var clampedQuality: Float { quality.isNaN ? 0.6 : min(max(quality, 0), 1) }
 
-        /// `image` as an 8-bit avifImage (4:2:0 below quality 1, 4:4:4 at 1), premultiplied alpha unless opaque;
-        /// release it with `avifImageDestroy`.
+        /// `image` as an 8-bit avifImage (4:2:0 below quality 1, 4:4:4 at 1); release it with `avifImageDestroy`.
+        /// The file's alpha is straight (libavif un-premultiplies the image's colours while converting them), as
+        /// every AVIF decoder expects: a file flagged premultiplied is read right by few.
         func makeImage(_ image: PlatformImage) -> UnsafeMutablePointer<avifImage>? {
             guard !image.isEmpty, let width = UInt32(exactly: image.width), let height = UInt32(exactly: image.height)
             else { return nil }
@@ -62,7 +63,6 @@ extension ImageEncoders {
                 avifImageDestroy(avif)
                 return nil
             }
-            if !image.isOpaque { avif.pointee.alphaPremultiplied = AVIF_TRUE }
             return avif
         }
 

@@ -40,12 +40,13 @@ enum PipelineFactory {
         return ImagePipeline(configuration: configuration, delegate: delegate)
     }
 
-    /// A Redis cache for `url` (reads wait up to 0.5 s), its warnings printed to standard error.
+    /// A Redis cache for `url` (reads wait up to 2 s), its warnings printed to standard error.
     static func openRedis(_ url: String) throws -> RedisDataCache {
         do {
             var configuration = try RedisDataCache.Configuration(url: url)
-            // A batch tool can wait longer than an app's request path for a hit: half a second before a read is a miss.
-            configuration.readTimeout = 0.5
+            // A batch tool can wait longer than an app's request path for a hit (a read that times out costs a download,
+            // which matters more to a tool sharing a fleet's cache than two seconds): 2 s before a read is a miss.
+            configuration.readTimeout = 2
             configuration.logWarning = { Console.shared.error("warning: redis: \($0)") }
             return RedisDataCache(configuration: configuration)
         } catch {

@@ -111,8 +111,12 @@ extension ImageAnimation {
         return try compositedFrame(at: index)
     }
 
-    /// Decodes frames 0 through `index` with a new iterator and returns the last; `index` must be in range.
+    /// Decodes frames 0 through `index` with a new iterator and returns the last.
+    ///
+    /// - Throws: ``ImageAnimationError/frameIndexOutOfRange(index:frameCount:)`` for a negative `index`,
+    ///   ``ImageAnimationError/missingFrame(index:)`` if the iterator ends before `index`, or a decoding error.
     public func compositedFrame(at index: Int) throws -> PlatformImage {
+        guard index >= 0 else { throw ImageAnimationError.frameIndexOutOfRange(index: index, frameCount: frameCount) }
         var iterator = try makeFrameIterator()
         var image: PlatformImage?
         for current in 0...index {

@@ -30,9 +30,12 @@ public final class WatchedProcess: @unchecked Sendable {
         environment: [String: String] = [:]
     ) throws {
         var pipeFDs: [Int32] = [-1, -1]
-        guard pipe(&pipeFDs) == 0 else { throw SpawnError(description: "pipe: \(String(cString: strerror(errno)))") }
-        _ = fcntl(pipeFDs[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(pipeFDs[1], F_SETFD, FD_CLOEXEC)
+        // Close-on-exec from the start (a socket pair, since Glibc's module lacks pipe2): a process spawned by another
+        // thread meanwhile must not inherit the write end, which would keep the watchdog from seeing this one end.
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        guard socketpair(AF_UNIX, type, 0, &pipeFDs) == 0 else {
+            throw SpawnError(description: "pipe: \(String(cString: strerror(errno)))")
+        }
         defer { close(pipeFDs[0]) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -166,6 +166,39 @@ struct RedisDataCacheTests {
         #expect(cache.statistics.reconnects >= 1)
     }
 
+    @Test func aSlowReplyIsATimeoutThatCostsOnlyItsConnection() throws {
+        // Given a cache with a hit, reading with a 0.1 s timeout
+        let server = try RedisServer()
+        var configuration = try Self.configuration([server.url])
+        configuration.readTimeout = 0.1
+        let cache = RedisDataCache(configuration: configuration)
+        cache.storeData(Data([1]), for: "a")
+        cache.flush()
+        #expect(cache.cachedData(for: "a") == Data([1]))
+
+        // When the server stops answering for 3 s (CLIENT PAUSE) during a read
+        _ = try Self.connection(server).command("CLIENT", "PAUSE", "3000")
+        let started = ProcessInfo.processInfo.systemUptime
+        let paused = cache.cachedData(for: "a")
+        let elapsed = ProcessInfo.processInfo.systemUptime - started
+
+        // Then the read is a miss within its timeout (not the pause), counted as a timeout, not an error or a
+        // server gone: once the pause ends, hits resume with no reconnection backoff
+        #expect(paused == nil)
+        #expect(elapsed < 2, "the read waited \(elapsed) s")
+        #expect(cache.statistics.timeouts == 1)
+        #expect(cache.statistics.errors == 0)
+        let deadline = Date(timeIntervalSinceNow: 20)
+        var value: Data?
+        while value == nil, Date() < deadline {
+            value = cache.cachedData(for: "a")
+            if value == nil { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        #expect(value == Data([1]))
+        #expect(cache.statistics.errors == 0)
+        #expect(cache.statistics.unavailable == 0)
+    }
+
     @Test func evictionByRedisGivesMissesNotFailures() throws {
         let server = try RedisServer(arguments: ["--maxmemory", "8mb", "--maxmemory-policy", "allkeys-lru"])
         let cache = RedisDataCache(configuration: try Self.configuration([server.url]))

@@ -22,6 +22,9 @@ struct RedisConnectionError: Error, CustomStringConvertible {
 final class RedisConnection {
     private let context: UnsafeMutablePointer<redisContext>
     private(set) var isBroken = false
+    /// Whether it broke because a reply didn't come within the timeout (the server is slow or busy), not because
+    /// the connection failed.
+    private(set) var didTimeOut = false
     private var timeout: TimeInterval
 
     /// Connects to `endpoint` within `connectTimeout`; commands then wait at most `commandTimeout` for their reply.
@@ -69,7 +72,10 @@ final class RedisConnection {
             }
         }
         guard let raw else {
+            // A read that timed out fails with EAGAIN (the socket's SO_RCVTIMEO); anything else is a dead connection.
+            let code = errno
             isBroken = true
+            didTimeOut = code == EAGAIN || code == EWOULDBLOCK
             throw RedisConnectionError(message: Self.errorString(context))
         }
         defer { freeReplyObject(raw) }

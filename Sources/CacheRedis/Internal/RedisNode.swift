@@ -36,70 +36,86 @@ final class RedisNode: @unchecked Sendable {
         delay = configuration.reconnectDelay
     }
 
-    /// Runs `body` with a connection whose commands wait at most `timeout` (as does the wait for a free connection).
-    /// A pooled connection that turns out dead (the server restarted since it was last used) is dropped and the
-    /// command tried once more on a new one; only a new connection's failure puts the server into backoff.
+    /// Runs `body` with a connection, all within `timeout`: the wait for a free connection, making one (connecting,
+    /// `AUTH`, `SELECT`, the one-time policy check) and the commands share that time. A pooled connection that
+    /// turns out dead (the server restarted since it was last used) is dropped and the command tried once more on a
+    /// new one if time is left; only a new connection's failure puts the server into backoff. A reply that doesn't
+    /// come in time is `.timedOut`: that connection is dropped, the others and the server's health are kept.
+    /// (A host name is resolved by the system without a timeout: use an address or a Unix socket where that matters.)
     func withConnection<R>(timeout: TimeInterval, _ body: (RedisConnection) throws -> R) -> Result<R, Failure> {
+        let deadline = Self.now + timeout
         for _ in 0..<2 {
             let connection: RedisConnection
             let isNew: Bool
-            switch checkOut(timeout: timeout) {
+            switch checkOut(deadline: deadline) {
             case let .success(value): (connection, isNew) = value
             case let .failure(failure): return .failure(failure)
             }
-            connection.setTimeout(timeout)
+            let remaining = deadline - Self.now
+            guard remaining > 0 else {
+                checkIn(connection)
+                return .failure(.timedOut)
+            }
+            connection.setTimeout(remaining)
             do {
                 let result = try body(connection)
                 checkIn(connection)
                 return .success(result)
             } catch {
                 checkIn(connection, isNew: isNew)
+                if connection.didTimeOut { return .failure(.timedOut) }
                 if isNew { return .failure(.failed("\(error)")) }
             }
         }
         return .failure(.failed("the server closed the connection"))
     }
 
-    private func checkOut(timeout: TimeInterval) -> Result<(RedisConnection, isNew: Bool), Failure> {
-        let deadline = Date(timeIntervalSinceNow: timeout)
+    /// Monotonic seconds.
+    private static var now: TimeInterval { ProcessInfo.processInfo.systemUptime }
+
+    private func checkOut(deadline: TimeInterval) -> Result<(RedisConnection, isNew: Bool), Failure> {
         condition.lock()
         while true {
             if let connection = idle.popLast() {
                 condition.unlock()
                 return .success((connection, false))
             }
-            if ProcessInfo.processInfo.systemUptime < retryAt {
+            if Self.now < retryAt {
                 condition.unlock()
                 return .failure(.unavailable)
             }
             if openCount < configuration.connectionsPerServer {
                 openCount += 1
                 condition.unlock()
-                return connect().map { ($0, true) }
+                return connect(deadline: deadline).map { ($0, true) }
             }
-            guard condition.wait(until: deadline) else {
+            let remaining = deadline - Self.now
+            guard remaining > 0, condition.wait(until: Date(timeIntervalSinceNow: remaining)) else {
                 condition.unlock()
                 return .failure(.timedOut)
             }
         }
     }
 
-    /// Makes a connection (a slot was reserved): authenticates, selects the database, checks the eviction policy once.
-    private func connect() -> Result<RedisConnection, Failure> {
+    /// Makes a connection (a slot was reserved) by `deadline`: connects (within `connectTimeout` at most),
+    /// authenticates, selects the database, and checks the eviction policy the first time.
+    private func connect(deadline: TimeInterval) -> Result<RedisConnection, Failure> {
+        func remaining() -> TimeInterval { max(deadline - Self.now, 0.001) }
         do {
             let connection = try RedisConnection(
-                endpoint: endpoint, connectTimeout: configuration.connectTimeout,
-                commandTimeout: configuration.writeTimeout)
+                endpoint: endpoint, connectTimeout: min(configuration.connectTimeout, remaining()),
+                commandTimeout: remaining())
             if let password = endpoint.password {
                 let reply =
                     try endpoint.user.map { try connection.command("AUTH", $0, password) }
                     ?? connection.command("AUTH", password)
                 if case let .error(message) = reply { throw RedisConnectionError(message: "AUTH: \(message)") }
             }
-            if endpoint.database != 0,
-                case let .error(message) = try connection.command("SELECT", "\(endpoint.database)")
-            {
-                throw RedisConnectionError(message: "SELECT \(endpoint.database): \(message)")
+            if endpoint.database != 0 {
+                connection.setTimeout(remaining())
+                if case let .error(message) = try connection.command("SELECT", "\(endpoint.database)") {
+                    throw RedisConnectionError(message: "SELECT \(endpoint.database): \(message)")
+                }
             }
             condition.lock()
             let wasFailed = hasFailed
@@ -109,7 +125,10 @@ final class RedisNode: @unchecked Sendable {
             hasCheckedPolicy = true
             condition.unlock()
             if wasFailed { statistics.withLock { $0.reconnects += 1 } }
-            if needsPolicyCheck { checkEvictionPolicy(connection) }
+            if needsPolicyCheck {
+                connection.setTimeout(remaining())
+                checkEvictionPolicy(connection)
+            }
             return .success(connection)
         } catch {
             condition.lock()
@@ -127,7 +146,9 @@ final class RedisNode: @unchecked Sendable {
         condition.lock()
         if connection.isBroken {
             openCount -= 1
-            if isNew {
+            if connection.didTimeOut {
+                // A slow reply: only this connection is unusable (a late reply would answer the next command).
+            } else if isNew {
                 markFailedLocked()
             } else {
                 // The others pooled with it are likely dead too; the next connection made is a reconnection.

@@ -181,9 +181,11 @@ public final class RedisDataCache: DataCaching, Sendable {
         public let endpoint: RedisEndpoint
         /// The number of keys with this cache's prefix, or `nil` when the server couldn't be reached.
         public let entryCount: Int?
-        /// `INFO memory`'s `used_memory` and `maxmemory` (0: no limit), and the eviction policy, when known.
+        /// The bytes the server uses (`INFO memory`'s `used_memory`), when known.
         public let usedMemory: Int?
+        /// The server's `maxmemory` in bytes (0: no limit), when known.
         public let maximumMemory: Int?
+        /// The server's `maxmemory-policy` (`allkeys-lru`, `noeviction`, …), when known.
         public let evictionPolicy: String?
 
         public var description: String {

@@ -32,7 +32,9 @@ extension ImageEncoders.AVIF {
                 return
             }
             defer { avifImageDestroy(avif) }
-            let duration = UInt64(max(1, (frame.duration * 1000).rounded()))
+            // Milliseconds, at least 1; a duration that isn't finite (from a custom ImageAnimation) shows for a second.
+            let milliseconds = frame.duration.isFinite ? min(max(frame.duration * 1000, 1), 1e12) : 1000
+            let duration = UInt64(milliseconds.rounded())
             let flags = avifAddImageFlags(isSingle ? AVIF_ADD_IMAGE_FLAG_SINGLE.rawValue : 0)
             failed = avifEncoderAddImage(encoder, avif, duration, flags) != AVIF_RESULT_OK
         }

@@ -16,8 +16,8 @@ public struct ImageResponse: Sendable {
     public var cacheType: CacheType?
     /// `true` when the image came from a disk cache entry that is no longer fresh by its HTTP headers: served
     /// while it is revalidated in the background (`stale-while-revalidate`), or because revalidating it failed
-    /// (`stale-if-error`, or ``ImagePipeline/Configuration/isServingStaleDataOnFailure``). An app can show it
-    /// as possibly out of date.
+    /// (`stale-if-error`, or ``ImagePipeline/Configuration/isServingStaleDataOnFailure``), or because the request
+    /// said ``ImageRequest/Options/returnCacheDataDontLoad``. An app can show it as possibly out of date.
     public var isStale = false
     /// The HTTP metadata of the original the image was made from, when the pipeline follows the headers.
     var httpMetadata: HTTPCacheMetadata?

@@ -5,6 +5,7 @@ public import Foundation
 /// crashes. ``stop()`` (also run by `deinit`) stops it and waits.
 public final class RedisServer: @unchecked Sendable {
     // @unchecked: `process` is replaced only by start() and stop(), which a test calls from one task.
+    /// The `redis-server` binary, if installed (Debian's `redis-server`, which `scripts/setup.sh` installs).
     public static let executable = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }
@@ -121,6 +122,7 @@ public final class RedisServer: @unchecked Sendable {
 
 /// Why a ``RedisServer`` couldn't start.
 public struct RedisServerError: Error, CustomStringConvertible {
+    /// What went wrong, with the server's log where it helps.
     public let description: String
     init(_ description: String) { self.description = description }
 }

@@ -12,7 +12,7 @@ import Foundation
 /// bytes that end with it but whose trailer doesn't parse to the exact length, or fails the checksum, are damaged: a
 /// miss.
 enum HTTPCacheEntry: Equatable {
-    /// Bytes without the header: stored by the app, or with the headers ignored.
+    /// Bytes without the trailer: stored by the app, or with the headers ignored.
     case plain(Data)
     /// An original with the metadata of the response it came from.
     case original(HTTPCacheMetadata, body: Data)

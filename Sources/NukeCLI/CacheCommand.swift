@@ -98,6 +98,11 @@ enum CacheCommand {
             if subcommand == "clear" {
                 cache.removeAll()
                 cache.flush()
+                // The deletion runs in the background and reports nothing; counting what is left tells.
+                let left = cache.serverStatus().map { $0.entryCount ?? -1 }
+                guard left.allSatisfy({ $0 == 0 }) else {
+                    return CLI.failure(CommandError("could not clear Redis at \(url): entries left \(left)"))
+                }
                 let count = before.compactMap(\.entryCount).reduce(0, +)
                 console.print("cleared \(url): removed \(count) entries")
             } else {

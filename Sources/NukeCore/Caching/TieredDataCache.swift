@@ -72,8 +72,19 @@ public final class TieredDataCache: DataCaching, Sendable {
         }
     }
 
+    /// Clears every tier while holding every stripe (taken in order), so no fill of a read under way can land after
+    /// a tier was cleared and bring an entry back.
     public func removeAll() {
-        for stripe in stripes { stripe.withLock { $0 &+= 1 } }
-        for tier in tiers { tier.removeAll() }
+        func clear(holdingStripesFrom index: Int) {
+            guard index < stripes.count else {
+                for tier in tiers { tier.removeAll() }
+                return
+            }
+            stripes[index].withLock { generation in
+                generation &+= 1
+                clear(holdingStripesFrom: index + 1)
+            }
+        }
+        clear(holdingStripesFrom: 0)
     }
 }

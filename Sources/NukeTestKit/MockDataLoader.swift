@@ -99,6 +99,12 @@ public final class MockDataLoader: DataLoading {
         state.withLock { $0.requests }
     }
 
+    /// Forgets the recorded ``requests`` (the counts stay). For a loader that serves millions of loads, such as
+    /// the fuzz target's, where keeping every request would grow memory without bound.
+    public func removeRecordedRequests() {
+        state.withLock { $0.requests.removeAll(keepingCapacity: true) }
+    }
+
     /// Starts a load of `request` as described in the type's documentation and returns at once.
     public func loadData(
         with request: URLRequest,

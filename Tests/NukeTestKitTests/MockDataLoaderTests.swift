@@ -27,6 +27,22 @@ import Testing
         #expect(loader.cancelledTaskCount == 0)
     }
 
+    @Test func recordedRequestsCanBeForgottenWhileTheCountsStay() async {
+        let loader = MockDataLoader()
+        _ = await load(loader, Fixtures.url("a"))
+        await drain(loader)  // One more load, of its own URL.
+        #expect(loader.requests.count == 2)
+
+        loader.removeRecordedRequests()
+
+        #expect(loader.requests.isEmpty)
+        #expect(loader.createdTaskCount == 2)
+        _ = await load(loader, Fixtures.url("b"))
+        await drain(loader)
+        #expect(loader.requests.first?.url == Fixtures.url("b"))
+        #expect(loader.requests.count == 2)
+    }
+
     @Test func scriptedResponseIsDelivered() async {
         let loader = MockDataLoader()
         let url = Fixtures.url("b")

@@ -28,11 +28,37 @@ final class PNGReader {
         }
     }
 
+    /// The first chunk other than `IDAT` whose declared length runs past the end of `bytes`, if any.
+    ///
+    /// libpng allocates an ancillary chunk's whole declared length (up to 2³¹ − 1 bytes) before reading it, so a
+    /// 44-byte file claiming a 1.3 GB `zTXt` made it allocate 1.3 GB; the data is all in memory here, so such a
+    /// chunk can only be a lie (or a cut file) and is refused first. Image data (`IDAT`) is read as it streams,
+    /// so a cut-off last `IDAT` still reaches libpng, which reports it.
+    static func chunkPastTheEnd(_ bytes: UnsafeRawBufferPointer) -> (type: String, length: Int)? {
+        var offset = 8  // The signature; libpng checks it.
+        while offset + 8 <= bytes.count {
+            let length = (0..<4).reduce(0) { $0 << 8 | Int(bytes[offset + $1]) }
+            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            let remaining = bytes.count - offset - 8
+            if type == "IEND" { return nil }
+            if type != "IDAT", length > remaining { return (type, length) }
+            // Data, then the 4-byte CRC; an overflowing length ends the walk at the end of the data.
+            let (next, overflow) = (offset + 12).addingReportingOverflow(length)
+            guard !overflow else { return nil }
+            offset = next
+        }
+        return nil
+    }
+
     /// `PNG_IMAGE_FAILED`: the two low bits of `warning_or_error` are above 1 after an error.
     private var failed: Bool { image.pointee.warning_or_error & 0x03 > 1 }
 
     func decode(configuration: ImageDecoders.PNG.Configuration) throws -> PlatformImage {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw ImageDecoders.PNG.Error.emptyData }
+        if let chunk = Self.chunkPastTheEnd(bytes) {
+            throw ImageDecoders.PNG.Error.invalidData(
+                message: "the \(chunk.type) chunk claims \(chunk.length) bytes, more than the data has")
+        }
         guard png_image_begin_read_from_memory(image, base, bytes.count) != 0, !failed else {
             throw ImageDecoders.PNG.Error.invalidData(message: message)
         }

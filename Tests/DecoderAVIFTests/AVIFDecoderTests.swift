@@ -37,6 +37,19 @@ struct AVIFDecoderTests {
         #expect(sawTranslucent)
     }
 
+    @Test("the first image of a sequence over the animation limits still decodes; the animation is refused")
+    func firstImageOfALongSequence() throws {
+        let data = try pillow("star.avifs")
+        let limits = ImageDecoders.AVIF.Configuration(maximumFrameCount: 1)
+
+        let first = try ImageDecoders.AVIF(configuration: limits).decode(data)
+
+        #expect(first.image.width > 0 && first.data == data)
+        #expect(throws: ImageDecoders.AVIF.Error.tooManyFrames(maximumFrameCount: 1)) {
+            try ImageDecoders.AVIF.Animation(data: data, configuration: limits)
+        }
+    }
+
     @Test("a sequence decodes to its first image, keeps the data, and is an ImageAnimation")
     func sequence() throws {
         let data = try pillow("star.avifs")

@@ -43,14 +43,15 @@ extension ImageDecoders {
             self.configuration = configuration
         }
 
-        /// Decodes the first image, keeping `data` in the container when it is a sequence.
+        /// Decodes the first image, keeping `data` in the container when it is a sequence. The sequence's frame
+        /// count and total pixels are not checked here (only the first image is decoded); ``Animation`` checks them.
         ///
         /// - Throws: ``Error``: `emptyData`, `invalidData` or `truncatedData` (with libavif's message),
-        ///   `imageTooLarge`, `tooManyFrames`, `animationTooLarge` or `outOfMemory`.
+        ///   `imageTooLarge` or `outOfMemory`.
         public func decode(_ data: Data) throws -> ImageContainer {
             guard !data.isEmpty else { throw Error.emptyData }
             let (image, isSequence) = try data.withUnsafeBytes { bytes in
-                let reader = try AVIFReader(bytes: bytes, configuration: configuration)
+                let reader = try AVIFReader(bytes: bytes, configuration: configuration, checksAnimationLimits: false)
                 return (try reader.nextImage(), reader.imageCount > 1)
             }
             return ImageContainer(image: image, type: .avif, data: isSequence ? data : nil)

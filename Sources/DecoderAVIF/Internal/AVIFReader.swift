@@ -17,10 +17,11 @@ final class AVIFReader {
     /// The bit depth of the coded images (8, 10 or 12).
     let depth: Int
 
-    /// Parses the container and checks the size and frame count against `configuration` before any image is
-    /// decoded.
+    /// Parses the container and checks the size against `configuration` before any image is decoded, and, when
+    /// `checksAnimationLimits` (a reader that will walk the sequence), the frame count and the total pixels too.
     init(
-        bytes: UnsafeRawBufferPointer, configuration: ImageDecoders.AVIF.Configuration
+        bytes: UnsafeRawBufferPointer, configuration: ImageDecoders.AVIF.Configuration,
+        checksAnimationLimits: Bool = true
     ) throws(ImageDecoders.AVIF.Error) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw .emptyData }
         guard let decoder = avifDecoderCreate() else { throw .outOfMemory }
@@ -44,6 +45,7 @@ final class AVIFReader {
         try configuration.checkPixelCount(
             width: self.width, height: self.height, throwing: ImageDecoders.AVIF.Error.self)
         guard imageCount >= 1 else { throw .invalidData(message: "the file has no image") }
+        guard checksAnimationLimits else { return }
         try configuration.checkFrameCount(imageCount, throwing: ImageDecoders.AVIF.Error.self)
         let (imagePixels, overflowA) = self.width.multipliedReportingOverflow(by: self.height)
         let (total, overflowB) = imagePixels.multipliedReportingOverflow(by: imageCount)

@@ -19,6 +19,17 @@ import Testing
         #expect(HTTPDate.parse("sun, 06 nov 1994 08:49:37 gmt") == expected)
     }
 
+    @Test func twoDigitYearsAreAtMostFiftyYearsAhead() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let thisYear = calendar.component(.year, from: Date())
+        for (ahead, expected) in [(0, thisYear), (20, thisYear + 20), (50, thisYear + 50), (51, thisYear - 49)] {
+            let digits = String(format: "%02d", (thisYear + ahead) % 100)
+            let parsed = try #require(HTTPDate.parse("Monday, 01-Jan-\(digits) 00:00:00 GMT"))
+            #expect(calendar.component(.year, from: Date(timeIntervalSince1970: parsed)) == expected, "\(digits)")
+        }
+    }
+
     @Test func rejectsWhatIsNoDate() {
         for text in [
             "", "0", "-1", "Sun, 06 Nov 1994 08:49:37", "Sun, 31 Feb 2024 00:00:00 GMT",
@@ -212,6 +223,18 @@ import Testing
         #expect(
             HTTPCacheEntry(decoding: HTTPCacheEntry.original(sparse, body: Data()).encoded())
                 == .original(sparse, body: Data()))
+    }
+
+    @Test func aValidatorTooLongToStoreIsDroppedNotCut() {
+        // 65,535 bytes of two-byte characters: a cut at the field's size would split one
+        var long = metadata
+        long.etag = "\"" + String(repeating: "é", count: 32_767) + "\""
+        var expected = long
+        expected.etag = nil
+
+        let decoded = HTTPCacheEntry(decoding: HTTPCacheEntry.original(long, body: Data([1])).encoded())
+
+        #expect(decoded == .original(expected, body: Data([1])))
     }
 
     @Test func bytesWithoutTheMagicArePlainEntries() {

@@ -92,9 +92,11 @@ enum HTTPCacheEntry: Equatable {
         }
         output.append(flags)
         for text in [metadata.etag, metadata.lastModified] {
-            let bytes = Data((text ?? "").utf8.prefix(Int(UInt16.max - 1)))
-            output.appendInteger(text == nil ? UInt16.max : UInt16(bytes.count))
-            output.append(bytes)
+            // A validator longer than the field holds is dropped, not cut: a cut one would never match, and a cut
+            // inside a UTF-8 sequence would make the entry unreadable (a miss on every load).
+            let bytes = text.map { Data($0.utf8) }.flatMap { $0.count < Int(UInt16.max) ? $0 : nil }
+            output.appendInteger(bytes.map { UInt16($0.count) } ?? UInt16.max)
+            output.append(bytes ?? Data())
         }
         output.appendInteger(fnv1a(output[start...]))
         output.appendInteger(UInt64(body.count))

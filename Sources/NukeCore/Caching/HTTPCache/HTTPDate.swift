@@ -1,3 +1,5 @@
+import Foundation
+
 /// HTTP dates (RFC 9110 §5.6.7): parsed from the three formats a recipient must accept, formatted as IMF-fixdate.
 /// Locale- and time-zone-free, without `DateFormatter`.
 enum HTTPDate {
@@ -22,8 +24,11 @@ enum HTTPDate {
             guard parts.count == 3, let twoDigits = Int(parts[2]), parts[2].count == 2 else { return nil }
             day = Int(parts[0])
             month = monthIndex(String(parts[1]))
-            // RFC 9110: a two-digit year more than 50 years in the future is in the past century.
-            year = twoDigits < 70 ? 2000 + twoDigits : 1900 + twoDigits
+            // RFC 9110: a two-digit year that would be more than 50 years in the future is the most recent past
+            // year with those digits.
+            let current = currentYear
+            let candidate = current / 100 * 100 + twoDigits
+            year = candidate > current + 50 ? candidate - 100 : candidate
             time = parseTime(words[2])
         } else if words.count == 5, !words[0].hasSuffix(",") {  // asctime
             month = monthIndex(words[1])
@@ -61,6 +66,11 @@ enum HTTPDate {
             let minute = Int(parts[1]), let second = Int(parts[2]), hour < 24, minute < 60, second <= 60
         else { return nil }
         return (hour, minute, min(second, 59))  // A leap second reads as the second before it.
+    }
+
+    /// This year (UTC), for two-digit years.
+    private static var currentYear: Int {
+        civilFromDays(Int((Date().timeIntervalSince1970 / 86_400).rounded(.down))).year
     }
 
     private static func daysIn(month: Int, year: Int) -> Int {

@@ -130,7 +130,8 @@ final class AVIFReader {
 /// decoder's lifetime). Not thread-safe: one decoder walks one sequence on one thread.
 final class AVIFSequenceDecoder {
     private let bytes: UnsafeMutableRawBufferPointer
-    private let reader: AVIFReader
+    /// Released before `bytes` in `deinit`: the reader reads them until it is destroyed.
+    private var reader: AVIFReader!
 
     init(data: Data, configuration: ImageDecoders.AVIF.Configuration) throws(ImageDecoders.AVIF.Error) {
         guard !data.isEmpty else { throw .emptyData }
@@ -146,6 +147,7 @@ final class AVIFSequenceDecoder {
     }
 
     deinit {
+        reader = nil
         bytes.deallocate()
     }
 

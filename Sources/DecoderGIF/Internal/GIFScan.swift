@@ -51,7 +51,8 @@ struct GIFScan {
 /// Not thread-safe: one decoder walks one animation's frames on one thread.
 final class GIFCanvasDecoder {
     private let bytes: UnsafeMutableRawBufferPointer
-    private let reader: GIFReader
+    /// Released before `bytes` in `deinit`: the reader reads them until it is destroyed.
+    private var reader: GIFReader!
     private let decoder: ImageDecoders.GIF
     private var canvas: PlatformImage?
 
@@ -70,6 +71,7 @@ final class GIFCanvasDecoder {
     }
 
     deinit {
+        reader = nil
         bytes.deallocate()
     }
 

@@ -131,7 +131,7 @@ final class AVIFReader {
 final class AVIFSequenceDecoder {
     private let bytes: UnsafeMutableRawBufferPointer
     /// Released before `bytes` in `deinit`: the reader reads them until it is destroyed.
-    private var reader: AVIFReader!
+    private var reader: AVIFReader?
 
     init(data: Data, configuration: ImageDecoders.AVIF.Configuration) throws(ImageDecoders.AVIF.Error) {
         guard !data.isEmpty else { throw .emptyData }
@@ -151,7 +151,10 @@ final class AVIFSequenceDecoder {
         bytes.deallocate()
     }
 
-    func next() throws(ImageDecoders.AVIF.Error) -> PlatformImage { try reader.nextImage() }
+    func next() throws(ImageDecoders.AVIF.Error) -> PlatformImage {
+        guard let reader else { throw .invalidData(message: "the decoder is closed") }  // Only in deinit.
+        return try reader.nextImage()
+    }
 }
 
 /// A pass over a sequence's images.

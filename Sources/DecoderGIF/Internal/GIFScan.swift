@@ -52,7 +52,7 @@ struct GIFScan {
 final class GIFCanvasDecoder {
     private let bytes: UnsafeMutableRawBufferPointer
     /// Released before `bytes` in `deinit`: the reader reads them until it is destroyed.
-    private var reader: GIFReader!
+    private var reader: GIFReader?
     private let decoder: ImageDecoders.GIF
     private var canvas: PlatformImage?
 
@@ -77,7 +77,7 @@ final class GIFCanvasDecoder {
 
     /// Decodes the next frame and returns the canvas, or `nil` at the end of the file.
     func next() throws -> PlatformImage? {
-        guard let frame = try reader.nextFrame() else { return nil }
+        guard let reader, let frame = try reader.nextFrame() else { return nil }
         try decoder.checkFrame(frame)
         var canvas: PlatformImage
         if let existing = self.canvas {

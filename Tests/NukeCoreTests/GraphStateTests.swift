@@ -105,6 +105,17 @@ import Testing
         #expect(action == .cancelNow)
         #expect(state.cancellables.isEmpty)
     }
+
+    @Test func finishingDropsTheWorkAndWorkAddedAfterwardsIsNotKept() {
+        // The loader's cancellable may hold callbacks that hold the load: kept after the end, it kept the load.
+        var state = DataLoadState<Int>()
+        _ = state.add(1)
+        state.finish()
+        #expect(state.cancellables.isEmpty)
+        #expect(state.add(2) == .keep)  // A loader that called back before loadData returned.
+        #expect(state.cancellables.isEmpty)
+        #expect(state.cancel().isEmpty)
+    }
 }
 
 @Suite struct TicketTests {

@@ -174,6 +174,10 @@ final class DataLoad: Sendable {
     }
 
     private func finish(_ error: (any Error)?, operation: TaskQueue.Operation?) {
+        // The loader's cancellable may keep the callbacks, which keep this load: dropping it here ends that cycle
+        // (else every load whose loader keeps its closures, as CurlDataLoader and MockDataLoader do, stayed in memory
+        // with the task graph it fed). Nothing is left to cancel once the loader has called back.
+        state.withLock { $0.finish() }
         operation?.finish()
         core.mailbox.post { [receiver] in receiver.dataLoad(didFinishWith: error) }
     }
@@ -184,11 +188,12 @@ final class DataLoad: Sendable {
 /// are cancelled after the lock is released.
 struct DataLoadState<Work> {
     private(set) var isCancelled = false
+    private(set) var isFinished = false
     private(set) var cancellables: [Work] = []
 
     /// What to do with work added by ``add(_:)``.
     enum AddAction: Equatable {
-        /// Nothing: it is cancelled with the load.
+        /// Nothing: it is cancelled with the load (or dropped, when the load has finished already).
         case keep
         /// Cancel it now: the load was cancelled before the work started.
         case cancelNow
@@ -196,8 +201,17 @@ struct DataLoadState<Work> {
 
     mutating func add(_ work: Work) -> AddAction {
         guard !isCancelled else { return .cancelNow }
+        // A loader that called back before `loadData` returned: its work is done, and keeping it would keep the
+        // load (see ``finish()``).
+        guard !isFinished else { return .keep }
         cancellables.append(work)
         return .keep
+    }
+
+    /// The work ended: drops it (it may hold callbacks that hold the load). Later cancels have nothing to cancel.
+    mutating func finish() {
+        isFinished = true
+        cancellables = []
     }
 
     /// Marks the load cancelled; returns the work to cancel (none on later calls).

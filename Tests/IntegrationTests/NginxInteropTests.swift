@@ -44,9 +44,13 @@ struct NginxInteropTests {
         let log = try nginx.accessLog()
         #expect(log.count == 500, "\(nginx.errorLog)")
         #expect(log.allSatisfy { $0.status == 200 && $0.serverProtocol == "HTTP/1.1" })
+        // curl keeps at most six open at once; over the run a connection it closed can be replaced (it happened once
+        // in a ThreadSanitizer run: 8 in all), so the bound on distinct connections is looser than six, but still
+        // means that most requests reused a kept-alive connection.
         let connections = Set(log.map(\.connection)).count
-        #expect(connections <= (kind == .curl ? 6 : 100), "\(connections) connections for 500 requests")
+        #expect(connections <= (kind == .curl ? 12 : 100), "\(connections) connections for 500 requests")
         #expect(log.contains { $0.connectionRequests > 1 })
+        if kind == .curl { #expect(log.filter { $0.connectionRequests > 1 }.count >= 400) }
     }
 
     @Test func fiveHundredFilesOverH2C() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import NukeTestKit
 
 #if canImport(Glibc)
     import Glibc
@@ -29,7 +30,7 @@ final class BenchNginx {
         for (name, data) in files {
             try data.write(to: root.appendingPathComponent(name))
         }
-        let socket = try Self.listeningSocket()
+        let socket = try NginxServer.listeningSocket()  // NukeTestKit's
         defer { close(socket.fd) }
         port = socket.port
         let config = directory.appendingPathComponent("nginx.conf")
@@ -76,28 +77,6 @@ final class BenchNginx {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         pid = 0
-    }
-
-    private static func listeningSocket() throws -> (fd: Int32, port: Int) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw BenchmarkError(description: "socket: \(errno)") }
-        var reuse: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && listen(fd, 1024) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard ok else {
-            let code = errno
-            close(fd)
-            throw BenchmarkError(description: "listen: \(code)")
-        }
-        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     /// Spawns `executable` with `fd` as descriptor 3 (announced in `NGINX=3;`). Descriptors above 3 are

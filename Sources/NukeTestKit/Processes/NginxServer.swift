@@ -204,7 +204,11 @@ public final class NginxServer: @unchecked Sendable {
         return directory.appendingPathComponent("cert.pem").path
     }
 
-    private static func listeningSocket() throws -> (fd: Int32, port: Int) {
+    /// A close-on-exec TCP socket listening on a free port of 127.0.0.1 (its descriptor and port), for handing to
+    /// nginx through its `NGINX` variable; the caller closes it once nginx has it.
+    ///
+    /// - Throws: ``NginxError/socket(_:)``.
+    public static func listeningSocket() throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw NginxError.socket(errno) }
         var reuse: Int32 = 1

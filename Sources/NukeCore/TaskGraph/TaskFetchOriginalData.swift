@@ -241,21 +241,21 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
         }
         var response = DataResponse(data: data, urlResponse: urlResponse, ticket: ticket)
         data = Data()
-        if staleEntry != nil {
-            core.statistics.withLock { $0.refetches += 1 }
-        }
         if core.followsHTTPHeaders, let http = urlResponse as? HTTPURLResponse {
             response.httpMetadata = HTTPCacheMetadata(
                 response: http, requestTime: Date(timeIntervalSince1970: requestTime),
                 responseTime: Date(timeIntervalSince1970: responseTime))
         }
         storeInDataCacheIfNeeded(response.data, metadata: response.httpMetadata)
+        // Counted after the store, so whoever sees the count can flush the cache and read the new entry.
+        if staleEntry != nil {
+            core.statistics.withLock { $0.refetches += 1 }
+        }
         send(value: response, isCompleted: true)
     }
 
     /// A `304 Not Modified` confirmed the stale entry: serves its bytes and stores its updated metadata.
     private func didRevalidate(_ entry: (metadata: HTTPCacheMetadata, body: Data)) {
-        core.statistics.withLock { $0.revalidations += 1 }
         var metadata = entry.metadata
         if let http = urlResponse as? HTTPURLResponse {
             metadata = metadata.updated(
@@ -267,6 +267,8 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
         if metadata.needsStoring(replacing: entry.metadata) {
             storeInDataCacheIfNeeded(entry.body, metadata: metadata)
         }
+        // Counted after the store, so whoever sees the count can flush the cache and read the updated entry.
+        core.statistics.withLock { $0.revalidations += 1 }
         let ticket = core.decodingBacklog.take(entry.body.count)
         var response = DataResponse(data: entry.body, urlResponse: urlResponse, cacheType: .disk, ticket: ticket)
         response.httpMetadata = metadata

@@ -43,6 +43,24 @@ struct AVIFSafetyTests {
         }
     }
 
+    @Test("a coded frame larger than the container declares is refused before it is decoded, not scaled down")
+    func codedFrameLargerThanDeclared() throws {
+        // A 512×512 AV1 frame behind an 'ispe' box that says 64×64: the container passes a 10,000-pixel limit,
+        // the frame (262,144 pixels) must not be decoded at all.
+        let source = Fixtures.solidImage(width: 512, height: 512, color: .init(r: 200, g: 40, b: 90, a: 255))
+        var data = try #require(ImageEncoders.AVIF(quality: 0.5, speed: 9).encode(source))
+        let ispe = try #require(data.firstRange(of: Data("ispe".utf8)))
+        // 'ispe' is a full box: version and flags (4 bytes), then width and height (UInt32, big-endian).
+        let sizes = ispe.upperBound + 4
+        data.replaceSubrange(sizes..<(sizes + 8), with: [0, 0, 0, 64, 0, 0, 0, 64])
+        let declared = try ImageDecoders.AVIF.Animation(data: data)
+        #expect(declared.canvasWidth == 64 && declared.canvasHeight == 64)
+
+        let limited = ImageDecoders.AVIF(configuration: .init(maximumPixelCount: 10_000))
+        let error = #expect(throws: ImageDecoders.AVIF.Error.self) { try limited.decode(data) }
+        #expect(error?.description.hasPrefix("AVIF decoding failed") == true)
+    }
+
     @Test(
         "every truncation and 300 seeded mutations return or throw, never crash",
         arguments: ["hopper.avif", "transparency.avif", "rot1mir1.avif"])

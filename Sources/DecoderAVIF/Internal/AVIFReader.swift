@@ -27,9 +27,12 @@ final class AVIFReader {
         guard let decoder = avifDecoderCreate() else { throw .outOfMemory }
         let image: UnsafeMutablePointer<avifImage>
         do {
-            image = try Self.parse(decoder, base: base, count: bytes.count, configuration: configuration)
+            image = try Self.parse(
+                decoder, base: base, count: bytes.count, configuration: configuration,
+                imageSizeLimit: UInt32(clamping: max(configuration.maximumPixelCount, 1)))
         } catch {
             avifDecoderDestroy(decoder)
+            try Self.checkDeclaredSize(base: base, count: bytes.count, configuration: configuration)
             throw error
         }
         self.decoder = decoder
@@ -54,17 +57,40 @@ final class AVIFReader {
             overflowA || overflowB ? -1 : total, to: 0, throwing: ImageDecoders.AVIF.Error.self)
     }
 
+    /// When parsing with our pixel limit failed: parses again with libavif's default limit and throws our typed
+    /// `imageTooLarge` if the container declares more pixels than we allow; returns otherwise (the first error
+    /// stands).
+    private static func checkDeclaredSize(
+        base: UnsafeRawPointer, count: Int, configuration: ImageDecoders.AVIF.Configuration
+    ) throws(ImageDecoders.AVIF.Error) {
+        guard let decoder = avifDecoderCreate() else { return }
+        defer { avifDecoderDestroy(decoder) }
+        guard decoder.pointee.imageSizeLimit > configuration.maximumPixelCount,
+            let image = try? parse(decoder, base: base, count: count, configuration: configuration, imageSizeLimit: nil)
+        else { return }
+        var width: UInt32 = 0
+        var height: UInt32 = 0
+        CAVIFShim_DisplayedSize(image, &width, &height)
+        try configuration.checkPixelCount(
+            width: Int(width), height: Int(height), throwing: ImageDecoders.AVIF.Error.self)
+    }
+
     /// Sets libavif's limits and reads the container (`avifDecoderParse`); returns the image it describes.
+    ///
+    /// `imageSizeLimit` (pixels, at most libavif's default of 16384²; `nil` keeps that default) is also the
+    /// largest frame dav1d decodes: libavif decodes a coded frame larger than its container declares whole and
+    /// then scales it down to the declared size, so the limit has to be ours.
     private static func parse(
         _ decoder: UnsafeMutablePointer<avifDecoder>, base: UnsafeRawPointer, count: Int,
-        configuration: ImageDecoders.AVIF.Configuration
+        configuration: ImageDecoders.AVIF.Configuration, imageSizeLimit: UInt32?
     ) throws(ImageDecoders.AVIF.Error) -> UnsafeMutablePointer<avifImage> {
         decoder.pointee.maxThreads = 1
-        // libavif's own limits stay at least at their defaults, so that a file over ours parses and gets our
-        // typed error (the size and count are checked right after parsing, before any image is decoded);
-        // above its defaults they follow ours, and dav1d then refuses frames larger than declared.
-        decoder.pointee.imageSizeLimit = UInt32(
-            clamping: max(Int(decoder.pointee.imageSizeLimit), configuration.maximumPixelCount))
+        if let imageSizeLimit {
+            // libavif refuses to parse with a limit above its default.
+            decoder.pointee.imageSizeLimit = min(imageSizeLimit, decoder.pointee.imageSizeLimit)
+        }
+        // libavif's count limit stays at least at its default, so that a file over ours parses and gets our typed
+        // error (the count is checked right after parsing, before any image is decoded).
         decoder.pointee.imageCountLimit = UInt32(
             clamping: max(Int(decoder.pointee.imageCountLimit), configuration.maximumFrameCount))
         // Browsers show files without the 'pixi' property (older encoders omitted it); keep the other checks.

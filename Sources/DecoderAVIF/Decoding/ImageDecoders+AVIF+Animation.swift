@@ -11,8 +11,11 @@ extension ImageDecoders.AVIF {
     /// frame it returns.
     ///
     /// ## Looping
-    /// libavif 0.11 (Debian 12) doesn't expose a sequence's repetition count (its edit list); ``loopCount`` is
-    /// 0 (forever) for a sequence, as browsers play them, and 1 for a still image.
+    /// ``loopCount`` comes from the colour track's edit list (`moov/trak/edts/elst`), read by this package because
+    /// libavif 0.11 (Debian 12) doesn't expose it, with AVIF's rule (as libavif 1.x applies it): an edit list
+    /// without the "repeat" flag plays once; a repeating one plays ⌈track duration ÷ segment duration⌉ times, or
+    /// forever (0) when the track's duration is indefinite. A sequence without a readable edit list loops forever,
+    /// as browsers play it; a still image plays once (1).
     ///
     /// A value type; every method may be called from any thread.
     public struct Animation: ImageAnimation, Sendable {
@@ -40,15 +43,18 @@ extension ImageDecoders.AVIF {
         public init(data: Data, configuration: Configuration = .init()) throws {
             guard !data.isEmpty else { throw Error.emptyData }
             // The reader reads from the bytes: everything is taken from it inside the closure.
-            let (width, height, count, depth, durations) = try data.withUnsafeBytes { bytes in
+            let (width, height, count, depth, durations, plays) = try data.withUnsafeBytes { bytes in
                 let reader = try AVIFReader(bytes: bytes, configuration: configuration)
-                return (reader.width, reader.height, reader.imageCount, reader.depth, try reader.durations())
+                let plays = reader.imageCount > 1 ? AVIFEditList.playCount(in: bytes) ?? 0 : 1
+                return (
+                    reader.width, reader.height, reader.imageCount, reader.depth, try reader.durations(), plays
+                )
             }
             self.data = data
             self.canvasWidth = width
             self.canvasHeight = height
             self.frameCount = count
-            self.loopCount = count > 1 ? 0 : 1
+            self.loopCount = plays
             self.frameDurations = durations
             self.bitDepth = depth
             self.configuration = configuration

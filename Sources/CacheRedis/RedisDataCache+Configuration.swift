@@ -78,7 +78,9 @@ extension RedisDataCache {
         public var keyPrefix = "nuke"
         /// How long Redis keeps an entry (`SET … PX`); `nil` leaves it to Redis's eviction. Default 7 days.
         public var timeToLive: TimeInterval? = 7 * 86_400
-        /// Larger values are not stored (and any earlier value of the key is removed). Default 8 MB.
+        /// Larger values are not stored (and any earlier value of the key is removed), and a read fetches at most
+        /// this much (plus the value's 28-byte header): a larger value found on the server, written by another
+        /// program or by a cache with a higher limit, is a miss that never costs more memory. Default 8 MB.
         public var maximumValueSize = 8 << 20
         /// Connections per server (each used by one thread at a time). Default 4.
         public var connectionsPerServer = 4

@@ -95,10 +95,16 @@ public final class RedisDataCache: DataCaching, Sendable {
         case .removed: return count(hit: nil)
         case .none: break
         }
+        // At most the largest value this cache writes: a larger value (foreign, or stored with a higher limit) is
+        // read only up to that size, so it can't make a read allocate without bound; its cut copy fails the
+        // length check below and is a miss. A missing key reads as an empty string.
+        let lastByte = String(RedisValue.headerSize + configuration.maximumValueSize - 1)
         let result = node(for: redisKey).withConnection(timeout: configuration.readTimeout) {
-            try $0.command([Data("GET".utf8), Data(redisKey.utf8)])
+            try $0.command([Data("GETRANGE".utf8), Data(redisKey.utf8), Data("0".utf8), Data(lastByte.utf8)])
         }
         switch result {
+        case .success(.string(let value)) where value.isEmpty:
+            return count(hit: nil)
         case .success(.string(let value)):
             guard let data = RedisValue.decode(value, key: key) else {
                 statisticsBox.withLock { $0.damagedValues += 1 }

@@ -110,6 +110,27 @@ struct RedisDataCacheTests {
         #expect(cache.cachedData(for: "b") == Data(repeating: 8, count: 1000))
     }
 
+    @Test func aForeignValueOverTheLimitIsReadOnlyUpToTheLimitAndIsAMiss() throws {
+        let server = try RedisServer()
+        var configuration = try Self.configuration([server.url])
+        configuration.maximumValueSize = 1000
+        let cache = RedisDataCache(configuration: configuration)
+        cache.storeData(Data(repeating: 3, count: 1000), for: "fits")
+        cache.flush()
+        let direct = try Self.connection(server)
+        let key = cache.redisKey(for: "big")
+        // A well-formed value of this format, but of 4 MB: as if written by a node with a higher limit.
+        let big = RedisValue.encode(Data(repeating: 9, count: 4 << 20), key: "big")
+        _ = try direct.command([Data("SET".utf8), Data(key.utf8), big])
+
+        #expect(cache.cachedData(for: "big") == nil)
+        #expect(cache.statistics.damagedValues == 1)
+        #expect(cache.cachedData(for: "fits") == Data(repeating: 3, count: 1000))  // The largest value it writes.
+        #expect(cache.cachedData(for: "absent") == nil)
+        #expect(cache.statistics.damagedValues == 1)  // A missing key is a plain miss.
+        #expect(cache.statistics.hits == 1)
+    }
+
     @Test func aValueOverTheLimitIsNotStoredAndReplacesNothing() throws {
         let server = try RedisServer()
         var configuration = try Self.configuration([server.url])

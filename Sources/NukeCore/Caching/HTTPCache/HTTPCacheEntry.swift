@@ -42,21 +42,30 @@ enum HTTPCacheEntry: Equatable {
 
     /// Reads the bytes of a disk cache entry.
     init(decoding data: Data) {
-        guard data.count >= Self.magic.count + 8, data.suffix(Self.magic.count).elementsEqual(Self.magic) else {
+        let trailerEnd = data.count - Self.magic.count - 8  // Where the body length starts.
+        guard trailerEnd >= 0 else {
             self = .plain(data)
             return
         }
-        var lengthReader = Reader(data: data, offset: data.count - Self.magic.count - 8)
-        guard let bodyLength: UInt64 = lengthReader.readInteger(), bodyLength <= UInt64(data.count) else {
-            self = .damaged
-            return
+        // One pass over the raw bytes, without Data's per-byte indexing: this runs on every disk hit.
+        let trailer: Trailer? = data.withUnsafeBytes { bytes in
+            guard bytes[(trailerEnd + 8)...].elementsEqual(Self.magic) else { return .plain }
+            var lengthReader = Reader(bytes: bytes, offset: trailerEnd)
+            guard let bodyLength: UInt64 = lengthReader.readInteger(), bodyLength <= UInt64(trailerEnd) else {
+                return nil
+            }
+            var reader = Reader(bytes: bytes, offset: Int(bodyLength))
+            return reader.readTrailer(end: trailerEnd)
         }
-        var reader = Reader(data: data, offset: Int(bodyLength))
-        guard let parsed = reader.readEntry(trailerEnd: data.count - Self.magic.count - 8) else {
+        switch trailer {
+        case .plain?:
+            self = .plain(data)
+        case let .entry(isDerived, metadata, bodyLength)?:
+            let body = data.prefix(bodyLength)  // Shares the cache's bytes: no copy.
+            self = isDerived ? .derived(metadata, body: body) : .original(metadata, body: body)
+        case nil:
             self = .damaged
-            return
         }
-        self = parsed
     }
 
     /// The bytes to store: plain bodies as they are, the others followed by the trailer.
@@ -104,12 +113,18 @@ enum HTTPCacheEntry: Equatable {
         return output
     }
 
+    /// What the end of an entry's bytes says: no trailer, or a trailer with the metadata and the body's length.
+    private enum Trailer {
+        case plain
+        case entry(isDerived: Bool, HTTPCacheMetadata, bodyLength: Int)
+    }
+
     private struct Reader {
-        let data: Data
+        let bytes: UnsafeRawBufferPointer
         var offset: Int
 
-        /// The trailer from ``offset`` (the end of the body) to `trailerEnd` (where the body length starts).
-        mutating func readEntry(trailerEnd: Int) -> HTTPCacheEntry? {
+        /// The trailer from ``offset`` (the end of the body) to `end` (where the body length starts).
+        mutating func readTrailer(end trailerEnd: Int) -> Trailer? {
             let start = offset
             guard readByte() == HTTPCacheEntry.formatVersion, let kind = readByte(), kind == 1 || kind == 2,
                 let status: UInt16 = readInteger(), let requestTime = readDouble(), let responseTime = readDouble(),
@@ -118,9 +133,9 @@ enum HTTPCacheEntry: Equatable {
                 let flags = readByte(), let etag = readText(), let lastModified = readText()
             else { return nil }
             let end = offset
-            let base = data.startIndex
             guard let checksum: UInt32 = readInteger(), offset == trailerEnd,
-                checksum == fnv1a(data[(base + start)..<(base + end)]), requestTime.isFinite, responseTime.isFinite
+                checksum == fnv1a(UnsafeRawBufferPointer(rebasing: bytes[start..<end])), requestTime.isFinite,
+                responseTime.isFinite
             else { return nil }
             var control = HTTPCacheControl()
             control.maxAge = maxAge >= 0 ? Int(maxAge) : nil
@@ -136,23 +151,19 @@ enum HTTPCacheEntry: Equatable {
                 expires: expires.isNaN ? nil : Date(timeIntervalSince1970: expires), age: age.isNaN ? nil : age,
                 cacheControl: control, requestTime: Date(timeIntervalSince1970: requestTime),
                 responseTime: Date(timeIntervalSince1970: responseTime))
-            let body = data.prefix(start)  // Shares the cache's bytes: no copy.
-            return kind == 1 ? .original(metadata, body: body) : .derived(metadata, body: body)
+            return .entry(isDerived: kind == 2, metadata, bodyLength: start)
         }
 
         mutating func readByte() -> UInt8? {
-            guard offset < data.count else { return nil }
+            guard offset < bytes.count else { return nil }
             defer { offset += 1 }
-            return data[data.startIndex + offset]
+            return bytes[offset]
         }
 
         mutating func readInteger<T: FixedWidthInteger>() -> T? {
             let size = MemoryLayout<T>.size
-            guard data.count - offset >= size else { return nil }
-            var value: T = 0
-            for index in 0..<size {
-                value |= T(data[data.startIndex + offset + index]) << (8 * index)
-            }
+            guard bytes.count - offset >= size else { return nil }
+            let value = T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
             offset += size
             return value
         }
@@ -165,10 +176,10 @@ enum HTTPCacheEntry: Equatable {
         mutating func readText() -> Text? {
             guard let length: UInt16 = readInteger() else { return nil }
             if length == .max { return Text(value: nil) }
-            guard data.count - offset >= Int(length) else { return nil }
-            let bytes = data[(data.startIndex + offset)..<(data.startIndex + offset + Int(length))]
+            guard bytes.count - offset >= Int(length) else { return nil }
+            let text = String(validating: bytes[offset..<(offset + Int(length))], as: UTF8.self)
             offset += Int(length)
-            guard let text = String(bytes: bytes, encoding: .utf8) else { return nil }
+            guard let text else { return nil }
             return Text(value: text)
         }
 
@@ -179,12 +190,17 @@ enum HTTPCacheEntry: Equatable {
 }
 
 /// The 32-bit FNV-1a hash of `bytes`.
-private func fnv1a(_ bytes: Data) -> UInt32 {
+private func fnv1a(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
     var hash: UInt32 = 2_166_136_261
     for byte in bytes {
         hash = (hash ^ UInt32(byte)) &* 16_777_619
     }
     return hash
+}
+
+/// The 32-bit FNV-1a hash of `bytes`.
+private func fnv1a(_ bytes: Data) -> UInt32 {
+    bytes.withUnsafeBytes { fnv1a($0) }
 }
 
 extension Data {

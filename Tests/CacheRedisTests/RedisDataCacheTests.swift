@@ -131,6 +131,31 @@ struct RedisDataCacheTests {
         #expect(cache.statistics.hits == 1)
     }
 
+    @Test func flushReturnsWhileOtherWritesKeepComing() async throws {
+        let server = try RedisServer()
+        let cache = RedisDataCache(configuration: try Self.configuration([server.url]))
+        let state = LockedValueBox((stop: false, flushed: false))
+        // A writer that keeps the queue busy for as long as the test runs.
+        Thread {
+            var index = 0
+            while !state.withLock({ $0.stop }) {
+                cache.storeData(Data(repeating: UInt8(index % 256), count: 4096), for: "stream-\(index % 64)")
+                index += 1
+            }
+        }.start()
+        cache.storeData(Data([9]), for: "before")
+        Thread {
+            cache.flush()
+            state.withLock { $0.flushed = true }
+        }.start()
+
+        let flushed = await eventually(timeout: .seconds(20)) { state.withLock { $0.flushed } }
+        state.withLock { $0.stop = true }
+        #expect(flushed, "flush() waited for writes queued after it")
+        #expect(cache.cachedData(for: "before") == Data([9]))
+        #expect(await eventually(timeout: .seconds(20)) { state.withLock { $0.flushed } })
+    }
+
     @Test func aValueOverTheLimitIsNotStoredAndReplacesNothing() throws {
         let server = try RedisServer()
         var configuration = try Self.configuration([server.url])

@@ -35,7 +35,9 @@ final class RedisWriter: @unchecked Sendable {
     private var pendingByKey: [String: (change: Change, generation: Int)] = [:]
     private var queuedBytes = 0
     private var clearsInFlight = 0
+    /// The generation of the last operation queued, and of the last one made (operations run in that order).
     private var generation = 0
+    private var completedGeneration = 0
     private var isDraining = false
 
     init(limit: Int, statistics: LockedValueBox<RedisDataCache.Statistics>) {
@@ -104,14 +106,18 @@ final class RedisWriter: @unchecked Sendable {
             } else {
                 clearsInFlight -= 1
             }
+            completedGeneration = operation.generation
+            condition.broadcast()
             condition.unlock()
         }
     }
 
-    /// Waits until every write queued so far was made or dropped.
+    /// Waits until every write queued before the call was made (writes queued meanwhile don't make it wait
+    /// longer, so a steady stream of writes can't starve it).
     func flush() {
         condition.lock()
-        while isDraining { condition.wait() }
+        let target = generation
+        while completedGeneration < target { condition.wait() }
         condition.unlock()
     }
 }

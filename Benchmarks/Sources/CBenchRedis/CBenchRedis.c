@@ -1,6 +1,7 @@
 #include "CBenchRedis.h"
 
 #include <hiredis/hiredis.h>
+#include <stdlib.h>
 #include <string.h>
 
 void *bench_redis_connect(const char *host, int port) {
@@ -37,6 +38,23 @@ long long bench_redis_get_loop(void *connection, const char *key, int count) {
         total += (long long)reply->len;
         freeReplyObject(reply);
     }
+    return total;
+}
+
+double bench_redis_cpu_seconds(void *connection) {
+    const char *arguments[] = {"INFO", "cpu"};
+    size_t lengths[] = {4, 3};
+    redisReply *reply = redisCommandArgv(connection, 2, arguments, lengths);
+    if (reply == NULL) return -1;
+    double total = -1;
+    if (reply->type == REDIS_REPLY_STRING) {
+        const char *user = strstr(reply->str, "used_cpu_user:");
+        const char *system = strstr(reply->str, "used_cpu_sys:");
+        if (user != NULL && system != NULL) {
+            total = strtod(user + strlen("used_cpu_user:"), NULL) + strtod(system + strlen("used_cpu_sys:"), NULL);
+        }
+    }
+    freeReplyObject(reply);
     return total;
 }
 

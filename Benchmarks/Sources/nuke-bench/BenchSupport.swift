@@ -92,3 +92,10 @@ func benchJPEG(width: Int, height: Int) throws -> Data {
     else { throw BenchmarkError(description: "could not encode a \(width)×\(height) JPEG") }
     return data
 }
+
+/// CPU time of the whole process (every thread, user and system), in seconds.
+func processCPUTime() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}

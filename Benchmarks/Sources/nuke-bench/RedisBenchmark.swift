@@ -37,7 +37,7 @@ struct RedisBenchmark {
             try await measureHitRead(url: url, port: port, name: hitName)
         }
         if context.selected(section) || context.selected(scalingName) {
-            try await measureScaling(url: url, name: scalingName)
+            try await measureScaling(url: url, port: port, name: scalingName)
         }
         for (index, name) in fleetNames.enumerated() where context.selected(section) || context.selected(name) {
             guard BenchNginx.executable != nil else {
@@ -95,7 +95,7 @@ struct RedisBenchmark {
                 note: "RedisDataCache.cachedData: pool, hashed key, checksum of the value; TCP loopback"))
     }
 
-    private func measureScaling(url: String, name: String) async throws {
+    private func measureScaling(url: String, port: Int, name: String) async throws {
         let readers = 8
         let readsEach = 250
         let value = Data((0..<Self.valueSize).map { UInt8(truncatingIfNeeded: $0 &* 7) })
@@ -121,11 +121,36 @@ struct RedisBenchmark {
                     }
                 },
             ])
+        // What bounds the scaling: how many CPUs one reader and eight readers keep busy (this process, with the
+        // kernel's loopback work in its system time, plus the server's own CPU time), out of the cores there are.
+        // Eight readers near all of them are bound by the CPUs, not by waiting for replies.
+        guard let monitor = bench_redis_connect("127.0.0.1", Int32(port)) else {
+            throw BenchmarkError(description: "hiredis could not connect to 127.0.0.1:\(port)")
+        }
+        defer { bench_redis_free(monitor) }
+        func busyCPUs(readers count: Int) async throws -> (ours: Double, server: Double) {
+            let (cpuBefore, serverBefore) = (processCPUTime(), bench_redis_cpu_seconds(monitor))
+            let start = DispatchTime.now().uptimeNanoseconds
+            let results = await onThreads(count) { read($0, readers * readsEach / count) }
+            let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let (cpu, server) = (processCPUTime() - cpuBefore, bench_redis_cpu_seconds(monitor) - serverBefore)
+            guard results.allSatisfy({ $0 }), serverBefore >= 0, wall > 0 else {
+                throw BenchmarkError(description: "the CPU measurement failed: \(cache.statistics)")
+            }
+            return (cpu / wall, server / wall)
+        }
+        let one = try await busyCPUs(readers: 1)
+        let eight = try await busyCPUs(readers: readers)
+        let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
+        let format = { (value: Double) in String(format: "%.2f", value) }
         context.report.add(
             BenchRow(
                 section: section, name: name, reference: "one reader making all 2,000 reads", ours: times[0],
                 theirs: times[1], goal: .atMost(0.333),
-                note: "8 threads, 8 pooled connections; ≤ 0.33× the time is ≥ 3× one reader's throughput"))
+                note: "8 threads, 8 pooled connections; ≤ 0.33× the time is ≥ 3× one reader's throughput. "
+                    + "CPUs busy: one reader \(format(one.ours + one.server)) (readers \(format(one.ours)), "
+                    + "server \(format(one.server))), 8 readers \(format(eight.ours + eight.server)) of "
+                    + "\(Int(cores))"))
     }
 
     private func measureFleet(redisURL: String, name: String, rateLimit: String?) async throws {
@@ -142,20 +167,32 @@ struct RedisBenchmark {
 
         // The `loads` line of `nuke fetch`'s summary: how many downloads the process started.
         func loadsRow(_ loads: Int) -> String { "loads".padding(toLength: 20, withPad: " ", startingAt: 0) + "\(loads) " }
+        // The floor of the second process: the same files read from a local directory, with no network and no
+        // cache (start-up, reading and decoding only).
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nuke-bench-fleet-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (name, data) in files { try data.write(to: directory.appendingPathComponent(name)) }
+        let local = ["fetch"] + files.keys.sorted().map { directory.appendingPathComponent($0).path }
         var first: [Double] = []
         var second: [Double] = []
+        var floor: [Double] = []
         let runs = context.isQuick ? 2 : 5
         for _ in 0..<runs {
             _ = try NukeCLIBinary.time(nuke, ["cache", "clear", "--redis", redisURL], expecting: "removed")
             first.append(try NukeCLIBinary.time(nuke, arguments, expecting: loadsRow(count)))
             second.append(try NukeCLIBinary.time(nuke, arguments, expecting: loadsRow(0)))
+            floor.append(
+                try NukeCLIBinary.time(
+                    nuke, local, expecting: "decodes".padding(toLength: 20, withPad: " ", startingAt: 0) + "\(count)"))
         }
         context.report.add(
             BenchRow(
                 section: section, name: name, reference: "the first process (downloads, fills Redis)", ours: second,
                 theirs: first, goal: .atMost(0.5),
                 note: "nuke fetch of 300 × \(jpeg.count / 1024) KB JPEGs, whole processes (start-up included)"
-                    + (rateLimit == nil ? "" : "; nginx limit_rate 1m per connection, as a remote origin")))
+                    + (rateLimit == nil ? "" : "; nginx limit_rate 1m per connection, as a remote origin")
+                    + String(format: "; the same files from a local directory: %.0f ms", median(floor))))
     }
 }
 

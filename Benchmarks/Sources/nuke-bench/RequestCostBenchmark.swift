@@ -115,13 +115,6 @@ private func samplePairedCost(
     return samples
 }
 
-/// CPU time of the whole process (every thread), in seconds.
-private func processCPUTime() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-}
-
 /// The reference request: a lock-protected result and waiter, completed by work on a global queue.
 private final class ReferenceTask: @unchecked Sendable {
     // @unchecked: `result` and `waiter` are only touched under `lock`.

@@ -322,6 +322,28 @@ struct HTTPCachePipelineTests {
         #expect(fixture.requests.count == 2)
     }
 
+    @Test func staleWhileRevalidateSendsOneRequestForManyLoadsWithoutTaskCoalescing() async throws {
+        // Without task coalescing each load reads the cache and serves the stale entry on its own, so the one
+        // conditional request comes from the background revalidation's own de-duplication.
+        let fixture = try Fixture(Self.version("max-age=0, stale-while-revalidate=600")) {
+            $0.isTaskCoalescingEnabled = false
+        }
+        _ = try await fixture.load()
+        fixture.setVersion {
+            $0.delay = 1  // Keeps the revalidation running while the others arrive.
+            $0.notModifiedHeaders = ["Cache-Control": "max-age=600"]  // Then fresh: a late load asks nothing.
+        }
+        let responses = try await withThrowingTaskGroup(of: ImageResponse.self) { group in
+            for _ in 0..<20 { group.addTask { try await fixture.load() } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(responses.count == 20 && responses.allSatisfy { $0.cacheType == .disk })
+        #expect(responses.filter(\.isStale).count >= 2)  // Several loads found it in flight.
+        try await waitUntil { fixture.pipeline.statistics.revalidations == 1 }
+        #expect(fixture.requests.count == 2)
+        #expect(fixture.requests[1].header("If-None-Match") == "\"v1\"")
+    }
+
     @Test func staleIfErrorServesTheStaleImageAfterA5xxOrANetworkFailure() async throws {
         let fixture = try Fixture(Self.version("max-age=0, stale-if-error=600"))
         _ = try await fixture.load()

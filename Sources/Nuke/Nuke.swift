@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 @_exported public import CacheDisk
 @_exported public import DecoderAVIF
 @_exported public import DecoderGIF

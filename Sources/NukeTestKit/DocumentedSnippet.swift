@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Code that a document shows and a test compiles: a test file marks it with `// NAME-BEGIN` and `// NAME-END`
 /// lines, and its test checks that the document still shows exactly those lines.

@@ -9,8 +9,9 @@
 /// A pthread mutex. ThreadSanitizer understands it, unlike `Synchronization.Mutex` on Linux.
 ///
 /// The mutex lives in the object itself (a `ManagedBuffer` with one element), so a lock is one allocation.
-final class Lock: ManagedBuffer<Void, pthread_mutex_t>, @unchecked Sendable {
-    // @unchecked: the mutex is only touched through pthread calls, which are thread-safe.
+/// `ManagedBuffer` can't be `Sendable`, so neither is a lock: it is held by the `@unchecked Sendable` boxes it
+/// protects (``LockedValueBox`` and the like), which is where its thread safety is stated.
+final class Lock: ManagedBuffer<Void, pthread_mutex_t> {
 
     /// Makes an unlocked mutex.
     static func make() -> Lock {

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Options shared by processors and thumbnails.
 public enum ImageProcessingOptions: Sendable {

@@ -1,4 +1,4 @@
-import DecoderAVIF
+@_spi(Fuzzing) import DecoderAVIF
 import DecoderGIF
 import DecoderJPEG
 import DecoderPNG
@@ -66,6 +66,8 @@ enum DecoderTargets {
     }
 
     static func avif(_ data: Data) {
+        // The edit-list walk on every input, not only on the sequences libavif parses.
+        if let plays = AVIFFuzzing.playCount(data) { precondition(plays >= 0, "AVIF: negative play count") }
         let configuration = ImageDecoders.AVIF.Configuration(maximumPixelCount: maximumPixelCount)
         let decoder = ImageDecoders.AVIF(configuration: configuration)
         check(data, try? decoder.decode(data), format: "AVIF")

@@ -39,4 +39,28 @@ import Testing
         // Then nothing is kept: a range request would have gone out without its If-Range
         #expect(resume == nil)
     }
+
+    @Test func anHTTPVersionThatIsNotDigitsIsReadAsHTTP11() throws {
+        // Given a status line whose version is "HTTP/" and then a combining mark, a tab and text: by characters
+        // it didn't even start with "HTTP/" (the "/" and the mark are one character)
+        let input = try Self.fixture("http-headers-combining-version")
+        let statusCode = 100 + Int(input[0]) % 500
+        let lines = input[3...].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Array($0) }
+        let block = Array(lines.prefix { !$0.isEmpty && $0 != [UInt8(ascii: "\r")] })
+        let url = URL(string: "https://example.com/image.jpg")!
+
+        // When it is parsed
+        let parsed = CurlFuzzing.parseResponse(lines: block, url: url, statusCode: statusCode)
+
+        // Then the version is the default, and well-formed ones are kept
+        #expect(parsed.httpVersion == "HTTP/1.1")
+        for version in ["HTTP/1.0", "HTTP/2", "HTTP/3"] {
+            let line = Array("\(version) 200 OK".utf8)
+            #expect(CurlFuzzing.parseResponse(lines: [line], url: url, statusCode: 200).httpVersion == version)
+        }
+        for junk in ["HTTP/", "HTTP/1.1\t", "HTTP/x", "HTTP/123456789"] {
+            let line = Array("\(junk) 200 OK".utf8)
+            #expect(CurlFuzzing.parseResponse(lines: [line], url: url, statusCode: 200).httpVersion == "HTTP/1.1")
+        }
+    }
 }

@@ -22,12 +22,17 @@ struct CurlResponseHeaders: Sendable {
         if raw.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
     }
 
-    /// `HTTP/1.1`, `HTTP/2`, … from the block's status line (`HTTP/1.1` when there is none).
+    /// `HTTP/1.1`, `HTTP/2`, … from the block's status line: `HTTP/` and up to 8 digits and dots. `HTTP/1.1` when
+    /// there is no status line or its version is anything else (a hostile server's bytes don't reach the response).
     var httpVersion: String {
         var version = "HTTP/1.1"
         forEachLine { line in
             guard line.starts(with: Self.statusPrefix) else { return }
-            version = String(decoding: line.prefix { $0 != UInt8(ascii: " ") }, as: UTF8.self)
+            let token = line.prefix { $0 != UInt8(ascii: " ") }.dropFirst(Self.statusPrefix.count)
+            guard !token.isEmpty, token.count <= 8,
+                token.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: ".") })
+            else { return }
+            version = "HTTP/" + String(decoding: token, as: UTF8.self)
         }
         return version
     }

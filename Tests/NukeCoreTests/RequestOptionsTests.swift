@@ -146,14 +146,13 @@ import Testing
         let load = await loader.load(0)
         load.respond()
         for _ in 0..<4 { load.send(Data(count: 4)) }
-        load.finish()
 
-        // Then the download is stopped as soon as it passes the limit
+        // Then the download is stopped as soon as it passes the limit: the load is cancelled (the loader isn't told
+        // it's finished until then; a cancel after the loader finished would reach nothing) and the task fails.
+        await load.waitForCancellation()  // Hangs (and fails on the time limit) if the cancel is lost.
+        load.finish()  // Ignored: the load is cancelled.
         #expect(await task.result.error?.caseName == "dataDownloadExceededMaximumSize")
         #expect(task.currentProgress.completed == 8)
-        // and the load is cancelled. The cancel can come after the task fails: when the chunks arrive before the
-        // loader's cancellable is handed back, the load cancels it as it's handed back.
-        await load.waitForCancellation()  // Hangs (and fails on the time limit) if the cancel is lost.
     }
 
     @Test func undecodableDiskDataIsDroppedAndReloaded() async throws {

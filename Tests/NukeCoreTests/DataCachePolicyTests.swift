@@ -48,6 +48,13 @@ import Testing
         }
 
         var keys: Set<String> { Set(dataCache.store.keys) }
+
+        /// Waits until `requests` requests share the suspended load. A processed request reads its own disk cache
+        /// entry off the graph before it joins, so the load must not finish before then.
+        func waitUntilSharing(_ requests: Int) async {
+            await loader.waitForLoads(count: 1)
+            #expect(await eventually { pipeline.statistics.coalescedJoins >= requests - 1 })
+        }
     }
 
     // MARK: automatic
@@ -72,8 +79,7 @@ import Testing
         let fixture = Fixture(.automatic)
         fixture.loader.isSuspended = true
         async let load: Void = fixture.load(fixture.processed(), ImageRequest(url: fixture.url))
-        await fixture.loader.waitForLoads(count: 1)
-        await fixture.pipeline.flush()
+        await fixture.waitUntilSharing(2)
         fixture.loader.isSuspended = false
         try await load
         #expect(fixture.encodes.total == 1)
@@ -131,8 +137,7 @@ import Testing
         let fixture = Fixture(.storeOriginalData)
         fixture.loader.isSuspended = true
         async let load: Void = fixture.load(fixture.processed(), ImageRequest(url: fixture.url))
-        await fixture.loader.waitForLoads(count: 1)
-        await fixture.pipeline.flush()
+        await fixture.waitUntilSharing(2)
         fixture.loader.isSuspended = false
         try await load
         #expect(fixture.encodes.total == 0)
@@ -177,8 +182,7 @@ import Testing
                 default: [fixture.processed(), ImageRequest(url: fixture.url)]
                 }
             let tasks = requests.map { fixture.pipeline.imageTask(with: $0) }
-            await fixture.loader.waitForLoads(count: 1)
-            await fixture.pipeline.flush()
+            await fixture.waitUntilSharing(requests.count)
             fixture.loader.isSuspended = false
             for task in tasks { _ = try await task.response }
             await fixture.pipeline.core.pendingEncodes.wait()

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/// GIF's LZW codes have at most 12 bits.
+enum { LZWTableSize = 4096 };
+
 /// The bytes giflib reads, through `readMemory`.
 typedef struct {
     const uint8_t *bytes;
@@ -26,6 +29,14 @@ struct CGIFShim_Reader {
     uint8_t *saved;
     size_t savedCapacity;
     int savedValid;
+    /// The LZW code table (entries past the clear code: a prefix code, a last byte, a first byte, a length),
+    /// and the line buffer the strings are written into.
+    uint16_t prefix[LZWTableSize];
+    uint8_t suffix[LZWTableSize];
+    uint8_t firstByte[LZWTableSize];
+    uint16_t length[LZWTableSize];
+    uint8_t *line;
+    size_t lineCapacity;
 };
 
 /// giflib's InputFunc: copies up to `length` bytes; a short read makes giflib report D_GIF_ERR_READ_FAILED.
@@ -63,6 +74,7 @@ void CGIFShim_ReaderDestroy(CGIFShim_Reader *reader) {
     int error = 0;
     DGifCloseFile(reader->gif, &error);
     free(reader->saved);
+    free(reader->line);
     free(reader);
 }
 
@@ -155,6 +167,203 @@ static int32_t clamp(int32_t value, int32_t low, int32_t high) {
     return value < low ? low : (value > high ? high : value);
 }
 
+/// Where decoded rows go: the canvas, the frame's clipped rectangle on it, and the palette.
+typedef struct {
+    uint8_t *canvas;
+    size_t canvasStride;
+    int32_t left, top;
+    int32_t x0, x1, y0, y1;
+    const uint32_t *palette;
+    int transparent;
+} FrameTarget;
+
+/// Draws one decoded row of palette indices (the frame's full width) at frame row `y`, clipped.
+static void drawRow(const FrameTarget *target, const uint8_t *indices, int32_t y) {
+    const int32_t canvasY = target->top + y;
+    if (canvasY < target->y0 || canvasY >= target->y1) return;
+    uint8_t *destination = target->canvas + (size_t)canvasY * target->canvasStride + (size_t)target->x0 * 4;
+    const uint8_t *source = indices + (target->x0 - target->left);
+    const int32_t count = target->x1 - target->x0;
+    const uint32_t *palette = target->palette;
+    if (target->transparent < 0) {
+        for (int32_t x = 0; x < count; x++) memcpy(destination + (size_t)x * 4, &palette[source[x]], 4);
+    } else {
+        const uint8_t transparent = (uint8_t)target->transparent;
+        for (int32_t x = 0; x < count; x++) {
+            if (source[x] != transparent) memcpy(destination + (size_t)x * 4, &palette[source[x]], 4);
+        }
+    }
+}
+
+/// The frame's LZW codes, read across its data sub-blocks through giflib (which keeps the file position).
+typedef struct {
+    GifFileType *gif;
+    const GifByteType *block;  // block[0] is the length, block[1...] the bytes
+    int length, position;
+    int hasEnded;  // the zero-length terminator block was read
+    uint64_t bits;
+    int bitCount;
+} CodeReader;
+
+/// Makes `reader->bitCount` at least `count`. Returns 0, 1 when the sub-blocks end first, or CGIFShim_ERROR
+/// when giflib fails to read one.
+static int fillBits(CodeReader *reader, int count) {
+    while (reader->bitCount < count) {
+        if (reader->position >= reader->length) {
+            if (reader->hasEnded) return 1;
+            GifByteType *block = NULL;
+            if (DGifGetCodeNext(reader->gif, &block) == GIF_ERROR) return CGIFShim_ERROR;
+            if (block == NULL) {
+                reader->hasEnded = 1;
+                return 1;
+            }
+            reader->block = block;
+            reader->length = block[0];
+            reader->position = 0;
+            continue;
+        }
+        // Whole bytes while the block has them (at most 7 at a time into the 64-bit buffer).
+        while (reader->bitCount <= 56 && reader->position < reader->length) {
+            reader->bits |= (uint64_t)reader->block[1 + reader->position] << reader->bitCount;
+            reader->position += 1;
+            reader->bitCount += 8;
+        }
+    }
+    return 0;
+}
+
+/// Decodes the current frame's LZW data (GIF's variant: codes least significant bit first, 12 bits at most, no
+/// "early change", a full table kept until the next clear code) and draws each row as it completes.
+///
+/// The strings of the code table are written straight into a line buffer, back to front along the prefix
+/// chain, so a code costs one pass over its string. It fails as giflib's own decoder does: a code past the next
+/// free entry is an image defect; an end-of-information code, or the end of the data, before the last pixel is
+/// a truncation. Data after the last pixel is skipped.
+static int decodeRows(CGIFShim_Reader *reader, const CGIFShim_Frame *frame, const FrameTarget *target) {
+    GifFileType *gif = reader->gif;
+    int minimumCodeSize = 0;
+    GifByteType *firstBlock = NULL;
+    // giflib has read the minimum code size with the image descriptor and refused any above 8.
+    if (DGifGetCode(gif, &minimumCodeSize, &firstBlock) == GIF_ERROR) return fail(reader);
+    CodeReader codes = {gif, firstBlock, firstBlock != NULL ? firstBlock[0] : 0, 0, firstBlock == NULL, 0, 0};
+    if (minimumCodeSize < 0 || minimumCodeSize > 8) {
+        reader->error = D_GIF_ERR_IMAGE_DEFECT;
+        return CGIFShim_ERROR;
+    }
+
+    const size_t width = (size_t)frame->width;
+    // Room for a row being filled (under `width` bytes), plus the longest string, twice over: compacting when
+    // the end is reached then moves fewer bytes than were appended since the last time.
+    const size_t capacity = 2 * (width + LZWTableSize);
+    if (capacity > reader->lineCapacity) {
+        uint8_t *line = realloc(reader->line, capacity);
+        if (line == NULL) {
+            reader->error = D_GIF_ERR_NOT_ENOUGH_MEM;
+            return CGIFShim_ERROR;
+        }
+        reader->line = line;
+        reader->lineCapacity = capacity;
+    }
+    uint8_t *line = reader->line;
+    uint16_t *prefix = reader->prefix;
+    uint8_t *suffix = reader->suffix, *firstByte = reader->firstByte;
+    uint16_t *length = reader->length;
+
+    const int clearCode = 1 << minimumCodeSize, endCode = clearCode + 1;
+    for (int code = 0; code < clearCode; code++) {
+        suffix[code] = firstByte[code] = (uint8_t)code;
+        length[code] = 1;
+    }
+    int codeSize = minimumCodeSize + 1, nextCode = endCode + 1, previous = -1;
+    size_t start = 0, end = 0;  // the undrawn bytes of `line`
+
+    static const int32_t passStart[4] = {0, 4, 2, 1}, passStep[4] = {8, 8, 4, 2};
+    const int32_t height = frame->height;
+    int pass = 0;
+    int32_t y = 0, rowsLeft = height;
+    int32_t currentStep = frame->isInterlaced ? passStep[0] : 1;
+
+    while (rowsLeft > 0) {
+        const int status = fillBits(&codes, codeSize);
+        if (status == CGIFShim_ERROR) return fail(reader);
+        if (status == 1) {
+            reader->error = D_GIF_ERR_READ_FAILED;  // the data ended before the last pixel
+            return CGIFShim_ERROR;
+        }
+        const int code = (int)(codes.bits & ((1u << codeSize) - 1));
+        codes.bits >>= codeSize;
+        codes.bitCount -= codeSize;
+
+        if (code == clearCode) {
+            codeSize = minimumCodeSize + 1;
+            nextCode = endCode + 1;
+            previous = -1;
+            continue;
+        }
+        if (code == endCode) {
+            reader->error = D_GIF_ERR_EOF_TOO_SOON;
+            return CGIFShim_ERROR;
+        }
+        if (code > nextCode || (code == nextCode && previous < 0)) {
+            reader->error = D_GIF_ERR_IMAGE_DEFECT;
+            return CGIFShim_ERROR;
+        }
+
+        // The string's length, then the line has room for it.
+        const int isKnown = code < nextCode;
+        const size_t count = isKnown ? length[code] : (size_t)length[previous] + 1;
+        if (end + count > capacity) {
+            memmove(line, line + start, end - start);
+            end -= start;
+            start = 0;
+        }
+        // Back to front: the last byte, then along the prefix chain.
+        uint8_t *out = line + end + count - 1;
+        int walk = code;
+        if (!isKnown) {
+            *out-- = firstByte[previous];  // KwKwK: the previous string and its own first byte
+            walk = previous;
+        }
+        while (walk >= clearCode) {
+            *out-- = suffix[walk];
+            walk = prefix[walk];
+        }
+        *out = (uint8_t)walk;
+        end += count;
+
+        if (previous >= 0 && nextCode < LZWTableSize) {
+            prefix[nextCode] = (uint16_t)previous;
+            suffix[nextCode] = firstByte[isKnown ? code : previous];
+            firstByte[nextCode] = firstByte[previous];
+            length[nextCode] = (uint16_t)(length[previous] + 1);
+            nextCode += 1;
+            if (nextCode == (1 << codeSize) && codeSize < 12) codeSize += 1;
+        }
+        previous = code;
+
+        // Every completed row, in file order.
+        while (end - start >= width && rowsLeft > 0) {
+            drawRow(target, line + start, y);
+            start += width;
+            rowsLeft -= 1;
+            y += currentStep;
+            while (frame->isInterlaced && y >= height && pass < 3) {
+                pass += 1;
+                y = passStart[pass];
+                currentStep = passStep[pass];
+            }
+        }
+    }
+
+    // Past the last pixel: the rest of the data, up to its terminator.
+    while (!codes.hasEnded) {
+        GifByteType *block = NULL;
+        if (DGifGetCodeNext(gif, &block) == GIF_ERROR) return fail(reader);
+        codes.hasEnded = block == NULL;
+    }
+    return 0;
+}
+
 int CGIFShim_ReaderDrawFrame(CGIFShim_Reader *reader, const CGIFShim_Frame *frame, uint8_t *canvas) {
     GifFileType *gif = reader->gif;
     const int32_t screenWidth = gif->SWidth, screenHeight = gif->SHeight;
@@ -232,36 +441,6 @@ int CGIFShim_ReaderDrawFrame(CGIFShim_Reader *reader, const CGIFShim_Frame *fram
     const int transparent = frame->transparentIndex >= 0 && frame->transparentIndex < 256 ? frame->transparentIndex : -1;
 
     // 4. Rows in file order (the four interlace passes, or top to bottom), each drawn as soon as it is decoded.
-    GifPixelType *row = malloc((size_t)frame->width);
-    if (row == NULL) {
-        reader->error = D_GIF_ERR_NOT_ENOUGH_MEM;
-        return CGIFShim_ERROR;
-    }
-    static const int32_t passStart[4] = {0, 4, 2, 1}, passStep[4] = {8, 8, 4, 2};
-    const int passCount = frame->isInterlaced ? 4 : 1;
-    int result = 0;
-    for (int pass = 0; pass < passCount && result == 0; pass++) {
-        const int32_t start = frame->isInterlaced ? passStart[pass] : 0;
-        const int32_t step = frame->isInterlaced ? passStep[pass] : 1;
-        for (int32_t y = start; y < frame->height; y += step) {
-            if (DGifGetLine(gif, row, frame->width) == GIF_ERROR) {
-                result = fail(reader);
-                break;
-            }
-            const int32_t canvasY = frame->top + y;
-            if (canvasY < y0 || canvasY >= y1) continue;
-            uint8_t *destination = canvas + (size_t)canvasY * canvasStride + (size_t)x0 * 4;
-            const GifPixelType *source = row + (x0 - frame->left);
-            const int32_t count = x1 - x0;
-            if (transparent < 0) {
-                for (int32_t x = 0; x < count; x++) memcpy(destination + (size_t)x * 4, &palette[source[x]], 4);
-            } else {
-                for (int32_t x = 0; x < count; x++) {
-                    if (source[x] != transparent) memcpy(destination + (size_t)x * 4, &palette[source[x]], 4);
-                }
-            }
-        }
-    }
-    free(row);
-    return result;
+    const FrameTarget target = {canvas, canvasStride, frame->left, frame->top, x0, x1, y0, y1, palette, transparent};
+    return decodeRows(reader, frame, &target);
 }

@@ -5,8 +5,11 @@
 // A reader walks the file once: `CGIFShim_ReaderNextFrame` reads up to the next image descriptor (collecting
 // the graphic control extension and the NETSCAPE2.0 loop count on the way), then either
 // `CGIFShim_ReaderSkipFrame` skips the frame's compressed data without decoding it, or
-// `CGIFShim_ReaderDrawFrame` decodes it row by row onto the canvas. giflib reports errors by return value
-// (it has no setjmp/longjmp); after a failure `CGIFShim_ReaderError` gives giflib's error code, and
+// `CGIFShim_ReaderDrawFrame` decodes it row by row onto the canvas. giflib parses the file (records,
+// extensions, descriptors, colour tables) and hands over each frame's compressed sub-blocks; the LZW
+// decompression is this layer's own, about twice as fast as giflib's, which pops every string off a stack
+// one byte at a time. giflib reports errors by return value (it has no setjmp/longjmp); after a failure
+// `CGIFShim_ReaderError` gives a giflib error code (the LZW stage uses giflib's codes too), and
 // `GifErrorString` its message.
 
 #ifndef CGIFSHIM_H
@@ -74,6 +77,9 @@ int CGIFShim_ReaderSkipFrame(CGIFShim_Reader *reader);
 /// saved, then its pixels are drawn, clipped to the screen, skipping the transparent index. The canvas is
 /// cleared to transparent before the first frame. Indices past the colour table draw opaque black; a frame with
 /// no colour table at all (neither local nor global) uses a grayscale ramp, as Pillow does.
+/// Fails with D_GIF_ERR_IMAGE_DEFECT for a code past the next free table entry (or a first code after a clear
+/// that isn't a literal), D_GIF_ERR_EOF_TOO_SOON for an end code, and D_GIF_ERR_READ_FAILED for the end of
+/// the data, before the last pixel; data after the last pixel is skipped.
 /// Returns 0 or CGIFShim_ERROR (a decoding error leaves the rows decoded so far drawn).
 int CGIFShim_ReaderDrawFrame(CGIFShim_Reader *reader, const CGIFShim_Frame *frame, uint8_t *canvas);
 

@@ -19,7 +19,10 @@ extension ImageDecoders {
     /// giflib reads the file record by record from memory (never `DGifSlurp`, which decodes every frame at
     /// once). The logical screen and the frame are checked against ``Configuration/maximumPixelCount``
     /// before any pixel memory is allocated or any pixel decoded; frames are decoded row by row straight onto
-    /// the canvas. Corrupt, truncated or hostile data throws an ``Error`` carrying giflib's message.
+    /// the canvas, by an LZW decoder of this plugin's own (giflib parses the rest of the file). Corrupt,
+    /// truncated or hostile data throws an ``Error`` carrying giflib's message; a code past the next free entry
+    /// of the LZW table is `invalidData` ("Image is defective"), which giflib's own decoder sometimes turned
+    /// into garbage pixels instead.
     ///
     /// ## Registration
     /// ```swift

@@ -274,7 +274,11 @@ static int decodeRows(CGIFShim_Reader *reader, const CGIFShim_Frame *frame, cons
         suffix[code] = firstByte[code] = (uint8_t)code;
         length[code] = 1;
     }
-    int codeSize = minimumCodeSize + 1, nextCode = endCode + 1, previous = -1;
+    // `running` follows giflib's count of codes read since the clear (the next free entry plus one, once a code
+    // has been read); the code width grows when it passes the largest code of the current width. For minimum
+    // code sizes of 2 and more that is the usual rule (grow when the next free entry needs another bit); for 0
+    // and 1, which the format doesn't allow but files have, it reads the widths giflib reads.
+    int codeSize = minimumCodeSize + 1, nextCode = endCode + 1, running = endCode + 1, previous = -1;
     size_t start = 0, end = 0;  // the undrawn bytes of `line`
 
     static const int32_t passStart[4] = {0, 4, 2, 1}, passStep[4] = {8, 8, 4, 2};
@@ -296,9 +300,13 @@ static int decodeRows(CGIFShim_Reader *reader, const CGIFShim_Frame *frame, cons
 
         if (code == clearCode) {
             codeSize = minimumCodeSize + 1;
-            nextCode = endCode + 1;
+            nextCode = running = endCode + 1;
             previous = -1;
             continue;
+        }
+        if (running <= LZWTableSize) {
+            running += 1;
+            if (running > (1 << codeSize) && codeSize < 12) codeSize += 1;
         }
         if (code == endCode) {
             reader->error = D_GIF_ERR_EOF_TOO_SOON;
@@ -337,7 +345,6 @@ static int decodeRows(CGIFShim_Reader *reader, const CGIFShim_Frame *frame, cons
             firstByte[nextCode] = firstByte[previous];
             length[nextCode] = (uint16_t)(length[previous] + 1);
             nextCode += 1;
-            if (nextCode == (1 << codeSize) && codeSize < 12) codeSize += 1;
         }
         previous = code;
 

@@ -39,10 +39,14 @@ struct GIFLZWTests {
         try expectDecodes(data, width: 13, height: height, indices: indices)
     }
 
-    @Test("a minimum code size of 2 (4 colours) decodes too")
-    func smallCodeSize() throws {
-        let indices = Self.noise(count: 64 * 64, seed: 4).map { $0 & 3 }
-        let data = LZWStream.gif(width: 64, height: 64, indices: indices, clearWhenFull: false, minimumCodeSize: 2)
+    @Test(
+        "minimum code sizes below 8 decode too; 1, which the format doesn't allow, with the widths giflib reads",
+        arguments: [1, 2, 5])
+    func smallCodeSize(minimumCodeSize: Int) throws {
+        let mask = UInt8((1 << max(minimumCodeSize, 1)) - 1)
+        let indices = Self.noise(count: 64 * 64, seed: 4).map { $0 & mask }
+        let data = LZWStream.gif(
+            width: 64, height: 64, indices: indices, clearWhenFull: false, minimumCodeSize: minimumCodeSize)
         try expectDecodes(data, width: 64, height: 64, indices: indices)
     }
 
@@ -179,17 +183,16 @@ enum LZWStream {
         var writer = Writer(minimumCodeSize: minimumCodeSize)
         var dictionary: [Int: Int] = [:]
         var next = end + 1
-        // The decoder's next free entry when it reads the coming code (it adds one entry per code after the first).
-        var decoderNext = end + 1
-        var isFirst = true
-        func width() -> Int {
-            var bits = minimumCodeSize + 1
-            while bits < 12 && decoderNext >= 1 << bits { bits += 1 }
-            return bits
-        }
+        // The width the decoder reads the coming code with: it counts the codes read since the clear and widens
+        // when the count passes the largest code of the width (giflib's rule, the usual one from 2 bits up).
+        var running = end + 1
+        var codeSize = minimumCodeSize + 1
         func emit(_ code: Int) {
-            writer.put(code, width: width())
-            if isFirst { isFirst = false } else { decoderNext = min(decoderNext + 1, 4096) }
+            writer.put(code, width: codeSize)
+            if running <= 4096 {
+                running += 1
+                if running > 1 << codeSize && codeSize < 12 { codeSize += 1 }
+            }
         }
         writer.put(clear, width: minimumCodeSize + 1)
         guard var current = indices.first.map(Int.init) else {
@@ -208,16 +211,16 @@ enum LZWStream {
                 dictionary[key] = next
                 next += 1
             } else if clearWhenFull {
-                writer.put(clear, width: width())
+                writer.put(clear, width: codeSize)
                 dictionary = [:]
                 next = end + 1
-                decoderNext = end + 1
-                isFirst = true
+                running = end + 1
+                codeSize = minimumCodeSize + 1
             }
             current = Int(byte)
         }
         emit(current)
-        writer.put(end, width: width())
+        writer.put(end, width: codeSize)
         writer.finish()
         return writer
     }

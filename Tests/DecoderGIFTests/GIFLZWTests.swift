@@ -26,13 +26,15 @@ struct GIFLZWTests {
         "long strings (a constant run builds strings up to 4,096 bytes) span many rows, also one pixel wide",
         arguments: [(1, 40_000), (3, 20_000), (4_500, 9)])
     func longStrings(width: Int, height: Int) throws {
-        let indices = [UInt8](repeating: 7, count: width * height / 2) + Self.noise(count: width * height / 2, seed: 3)
+        let indices =
+            [UInt8](repeating: 7, count: width * height / 2) + Self.noise(count: width * height / 2, seed: 3)
             + [UInt8](repeating: 9, count: width * height - (width * height / 2) * 2)
         let data = LZWStream.gif(width: width, height: height, indices: indices, clearWhenFull: false)
         try expectDecodes(data, width: width, height: height, indices: indices)
     }
 
-    @Test("an interlaced frame's rows, stored pass by pass, land on their own lines", arguments: [1, 2, 3, 5, 8, 9, 37])
+    @Test(
+        "an interlaced frame's rows, stored pass by pass, land on their own lines", arguments: [1, 2, 3, 5, 8, 9, 37])
     func interlaced(height: Int) throws {
         let indices = Self.noise(count: 13 * height, seed: UInt64(height))
         let data = LZWStream.gif(width: 13, height: height, indices: indices, clearWhenFull: true, interlaced: true)
@@ -78,7 +80,8 @@ struct GIFLZWTests {
         stream.put(10, width: 9)
         stream.put(300, width: 9)
         stream.put(257, width: 9)
-        let data = LZWStream.file(width: 4, height: 4, frames: [LZWStream.frame(width: 4, height: 4, stream: stream.bytes)])
+        let data = LZWStream.file(
+            width: 4, height: 4, frames: [LZWStream.frame(width: 4, height: 4, stream: stream.bytes)])
         let error = #expect(throws: ImageDecoders.GIF.Error.self) { try ImageDecoders.GIF().decode(data) }
         guard case let .invalidData(message) = error else {
             Issue.record("expected invalidData, got \(String(describing: error))")
@@ -92,7 +95,8 @@ struct GIFLZWTests {
         var stream = LZWStream.Writer(minimumCodeSize: 8)
         stream.put(256, width: 9)
         stream.put(258, width: 9)  // the next free entry, but there is no previous string to extend
-        let data = LZWStream.file(width: 4, height: 4, frames: [LZWStream.frame(width: 4, height: 4, stream: stream.bytes)])
+        let data = LZWStream.file(
+            width: 4, height: 4, frames: [LZWStream.frame(width: 4, height: 4, stream: stream.bytes)])
         #expect(throws: ImageDecoders.GIF.Error.self) { try ImageDecoders.GIF().decode(data) }
     }
 
@@ -226,7 +230,9 @@ enum LZWStream {
     }
 
     /// An image descriptor at (0, 0), no local table, then the stream in sub-blocks of up to 255 bytes.
-    static func frame(width: Int, height: Int, stream: [UInt8], interlaced: Bool = false, minimumCodeSize: Int = 8)
+    static func frame(
+        width: Int, height: Int, stream: [UInt8], interlaced: Bool = false, minimumCodeSize: Int = 8
+    )
         -> [UInt8]
     {
         var bytes: [UInt8] = [0x2C, 0, 0, 0, 0] + GIFBytes.littleEndian(width) + GIFBytes.littleEndian(height)

@@ -163,8 +163,8 @@ int CGIFShim_ReaderSkipFrame(CGIFShim_Reader *reader) {
     return 0;
 }
 
-static int32_t clamp(int32_t value, int32_t low, int32_t high) {
-    return value < low ? low : (value > high ? high : value);
+static int32_t clamp64(int64_t value, int32_t low, int32_t high) {
+    return (int32_t)(value < low ? low : (value > high ? high : value));
 }
 
 /// Where decoded rows go: the canvas, the frame's clipped rectangle on it, and the palette.
@@ -180,7 +180,7 @@ typedef struct {
 /// Draws one decoded row of palette indices (the frame's full width) at frame row `y`, clipped.
 static void drawRow(const FrameTarget *target, const uint8_t *indices, int32_t y) {
     const int32_t canvasY = target->top + y;
-    if (canvasY < target->y0 || canvasY >= target->y1) return;
+    if (canvasY < target->y0 || canvasY >= target->y1 || target->x1 <= target->x0) return;
     uint8_t *destination = target->canvas + (size_t)canvasY * target->canvasStride + (size_t)target->x0 * 4;
     const uint8_t *source = indices + (target->x0 - target->left);
     const int32_t count = target->x1 - target->x0;
@@ -243,7 +243,8 @@ static int decodeRows(CGIFShim_Reader *reader, const CGIFShim_Frame *frame, cons
     GifFileType *gif = reader->gif;
     int minimumCodeSize = 0;
     GifByteType *firstBlock = NULL;
-    // giflib has read the minimum code size with the image descriptor and refused any above 8.
+    // giflib has read the minimum code size with the image descriptor and refused 12 and more; 9–11, past the
+    // format's 8, are refused here.
     if (DGifGetCode(gif, &minimumCodeSize, &firstBlock) == GIF_ERROR) return fail(reader);
     CodeReader codes = {gif, firstBlock, firstBlock != NULL ? firstBlock[0] : 0, 0, firstBlock == NULL, 0, 0};
     if (minimumCodeSize < 0 || minimumCodeSize > 8) {
@@ -398,8 +399,11 @@ int CGIFShim_ReaderDrawFrame(CGIFShim_Reader *reader, const CGIFShim_Frame *fram
     reader->savedValid = 0;
 
     // The frame rectangle clipped to the screen.
-    const int32_t x0 = clamp(frame->left, 0, screenWidth), x1 = clamp(frame->left + frame->width, 0, screenWidth);
-    const int32_t y0 = clamp(frame->top, 0, screenHeight), y1 = clamp(frame->top + frame->height, 0, screenHeight);
+    // giflib gives 16-bit values; the sums are taken in 64 bits anyway, and an empty rectangle stays empty.
+    const int32_t x0 = clamp64(frame->left, 0, screenWidth);
+    const int32_t x1 = clamp64((int64_t)frame->left + frame->width, x0, screenWidth);
+    const int32_t y0 = clamp64(frame->top, 0, screenHeight);
+    const int32_t y1 = clamp64((int64_t)frame->top + frame->height, y0, screenHeight);
     reader->previousDisposal = frame->disposal;
     reader->previousX0 = x0;
     reader->previousX1 = x1;

@@ -243,8 +243,8 @@ static int decodeRows(CGIFShim_Reader *reader, const CGIFShim_Frame *frame, cons
     GifFileType *gif = reader->gif;
     int minimumCodeSize = 0;
     GifByteType *firstBlock = NULL;
-    // giflib has read the minimum code size with the image descriptor and refused 12 and more; 9–11, past the
-    // format's 8, are refused here.
+    // giflib has read the minimum code size with the image descriptor and refused any above 8 (with its
+    // D_GIF_ERR_READ_FAILED); the check below only guards this function's own assumption.
     if (DGifGetCode(gif, &minimumCodeSize, &firstBlock) == GIF_ERROR) return fail(reader);
     CodeReader codes = {gif, firstBlock, firstBlock != NULL ? firstBlock[0] : 0, 0, firstBlock == NULL, 0, 0};
     if (minimumCodeSize < 0 || minimumCodeSize > 8) {

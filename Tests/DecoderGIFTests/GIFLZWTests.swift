@@ -90,6 +90,21 @@ struct GIFLZWTests {
         #expect(message.contains("defective"))
     }
 
+    @Test(
+        "a minimum code size past the format's 8 is refused (by giflib, reading the descriptor)",
+        arguments: [9, 11, 12])
+    func codeSizePastEight(minimumCodeSize: Int) throws {
+        var stream = LZWStream.Writer(minimumCodeSize: minimumCodeSize)
+        stream.put(1 << minimumCodeSize, width: minimumCodeSize + 1)
+        stream.put(1, width: minimumCodeSize + 1)
+        stream.finish()
+        let frame = LZWStream.frame(width: 1, height: 1, stream: stream.bytes, minimumCodeSize: minimumCodeSize)
+        let data = LZWStream.file(width: 1, height: 1, frames: [frame])
+        // giflib's own code for it, D_GIF_ERR_READ_FAILED, makes it `truncatedData`.
+        let error = #expect(throws: ImageDecoders.GIF.Error.self) { try ImageDecoders.GIF().decode(data) }
+        #expect(error?.description.contains("Failed to read") == true)
+    }
+
     @Test("the first code after a clear must be a literal")
     func nonLiteralAfterClear() throws {
         var stream = LZWStream.Writer(minimumCodeSize: 8)

@@ -77,8 +77,8 @@ int CGIFShim_ReaderSkipFrame(CGIFShim_Reader *reader);
 /// saved, then its pixels are drawn, clipped to the screen, skipping the transparent index. The canvas is
 /// cleared to transparent before the first frame. Indices past the colour table draw opaque black; a frame with
 /// no colour table at all (neither local nor global) uses a grayscale ramp, as Pillow does.
-/// Fails with D_GIF_ERR_IMAGE_DEFECT for a minimum code size over 8, a code past the next free table entry or a
-/// first code after a clear that isn't a literal, D_GIF_ERR_EOF_TOO_SOON for an end code, and
+/// Fails with D_GIF_ERR_IMAGE_DEFECT for a code past the next free table entry or a first code after a clear
+/// that isn't a literal, D_GIF_ERR_EOF_TOO_SOON for an end code, and
 /// D_GIF_ERR_READ_FAILED for the end of the data, before the last pixel; data after the last pixel is skipped.
 /// Returns 0 or CGIFShim_ERROR. After an error the canvas's contents are unspecified (a first frame that covers
 /// the screen isn't cleared first) and the reader must not be used for more frames.

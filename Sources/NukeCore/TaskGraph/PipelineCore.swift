@@ -189,6 +189,11 @@ extension PipelineCore {
         return delegate.imageCache(for: request, pipeline: pipeline)
     }
 
+    /// Whether any request may have a disk cache: one is configured, or a custom delegate may name one per request.
+    var mayStoreData: Bool {
+        hasCustomDelegate || configuration.dataCache != nil
+    }
+
     func dataCache(for request: ImageRequest) -> (any DataCaching)? {
         guard hasCustomDelegate, let pipeline else { return configuration.dataCache }
         return delegate.dataCache(for: request, pipeline: pipeline)

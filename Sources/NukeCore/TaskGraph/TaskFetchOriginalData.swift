@@ -241,7 +241,9 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
         }
         var response = DataResponse(data: data, urlResponse: urlResponse, ticket: ticket)
         data = Data()
-        if core.followsHTTPHeaders, let http = urlResponse as? HTTPURLResponse {
+        // The metadata is only ever stored with the bytes: parsing the headers is skipped when no disk cache can be
+        // written (none configured, and no delegate that could name one per request).
+        if core.followsHTTPHeaders, core.mayStoreData, let http = urlResponse as? HTTPURLResponse {
             response.httpMetadata = HTTPCacheMetadata(
                 response: http, requestTime: Date(timeIntervalSince1970: requestTime),
                 responseTime: Date(timeIntervalSince1970: responseTime))

@@ -167,6 +167,20 @@ static int32_t clamp64(int64_t value, int32_t low, int32_t high) {
     return (int32_t)(value < low ? low : (value > high ? high : value));
 }
 
+/// Grows `*buffer` (of `*capacity` bytes) to at least `needed` bytes, keeping its contents. Returns 0, or
+/// CGIFShim_ERROR with D_GIF_ERR_NOT_ENOUGH_MEM (the buffer is then unchanged).
+static int reserve(CGIFShim_Reader *reader, uint8_t **buffer, size_t *capacity, size_t needed) {
+    if (needed <= *capacity) return 0;
+    uint8_t *grown = realloc(*buffer, needed);
+    if (grown == NULL) {
+        reader->error = D_GIF_ERR_NOT_ENOUGH_MEM;
+        return CGIFShim_ERROR;
+    }
+    *buffer = grown;
+    *capacity = needed;
+    return 0;
+}
+
 /// Where decoded rows go: the canvas, the frame's clipped rectangle on it, and the palette.
 typedef struct {
     uint8_t *canvas;
@@ -256,15 +270,7 @@ static int decodeRows(CGIFShim_Reader *reader, const CGIFShim_Frame *frame, cons
     // Room for a row being filled (under `width` bytes), plus the longest string, twice over: compacting when
     // the end is reached then moves fewer bytes than were appended since the last time.
     const size_t capacity = 2 * (width + LZWTableSize);
-    if (capacity > reader->lineCapacity) {
-        uint8_t *line = realloc(reader->line, capacity);
-        if (line == NULL) {
-            reader->error = D_GIF_ERR_NOT_ENOUGH_MEM;
-            return CGIFShim_ERROR;
-        }
-        reader->line = line;
-        reader->lineCapacity = capacity;
-    }
+    if (reserve(reader, &reader->line, &reader->lineCapacity, capacity) != 0) return CGIFShim_ERROR;
     uint8_t *line = reader->line;
     uint16_t *prefix = reader->prefix;
     uint8_t *suffix = reader->suffix, *firstByte = reader->firstByte;
@@ -415,15 +421,7 @@ int CGIFShim_ReaderDrawFrame(CGIFShim_Reader *reader, const CGIFShim_Frame *fram
     if (frame->disposal == CGIFShim_DISPOSE_PREVIOUS && x1 > x0 && y1 > y0) {
         size_t rowBytes = (size_t)(x1 - x0) * 4;
         size_t needed = rowBytes * (size_t)(y1 - y0);
-        if (needed > reader->savedCapacity) {
-            uint8_t *saved = realloc(reader->saved, needed);
-            if (saved == NULL) {
-                reader->error = D_GIF_ERR_NOT_ENOUGH_MEM;
-                return CGIFShim_ERROR;
-            }
-            reader->saved = saved;
-            reader->savedCapacity = needed;
-        }
+        if (reserve(reader, &reader->saved, &reader->savedCapacity, needed) != 0) return CGIFShim_ERROR;
         for (int32_t y = y0; y < y1; y++) {
             memcpy(reader->saved + (size_t)(y - y0) * rowBytes, canvas + (size_t)y * canvasStride + (size_t)x0 * 4,
                    rowBytes);

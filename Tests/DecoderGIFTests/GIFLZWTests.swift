@@ -80,14 +80,7 @@ struct GIFLZWTests {
         stream.put(10, width: 9)
         stream.put(300, width: 9)
         stream.put(257, width: 9)
-        let data = LZWStream.file(
-            width: 4, height: 4, frames: [LZWStream.frame(width: 4, height: 4, stream: stream.bytes)])
-        let error = #expect(throws: ImageDecoders.GIF.Error.self) { try ImageDecoders.GIF().decode(data) }
-        guard case let .invalidData(message) = error else {
-            Issue.record("expected invalidData, got \(String(describing: error))")
-            return
-        }
-        #expect(message.contains("defective"))
+        expectDefect(stream)
     }
 
     @Test(
@@ -110,9 +103,23 @@ struct GIFLZWTests {
         var stream = LZWStream.Writer(minimumCodeSize: 8)
         stream.put(256, width: 9)
         stream.put(258, width: 9)  // the next free entry, but there is no previous string to extend
+        expectDefect(stream)
+    }
+
+    /// Expects a 4×4 frame of `stream` to fail as an image defect (invalidData with giflib's message).
+    private func expectDefect(_ stream: LZWStream.Writer, sourceLocation: SourceLocation = #_sourceLocation) {
+        var stream = stream
+        stream.finish()  // The last code's partial byte too: a cut code would be a truncation, not a defect.
         let data = LZWStream.file(
             width: 4, height: 4, frames: [LZWStream.frame(width: 4, height: 4, stream: stream.bytes)])
-        #expect(throws: ImageDecoders.GIF.Error.self) { try ImageDecoders.GIF().decode(data) }
+        let error = #expect(throws: ImageDecoders.GIF.Error.self, sourceLocation: sourceLocation) {
+            try ImageDecoders.GIF().decode(data)
+        }
+        guard case let .invalidData(message) = error else {
+            Issue.record("expected invalidData, got \(String(describing: error))", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(message.contains("defective"), sourceLocation: sourceLocation)
     }
 
     @Test("an end code before the last pixel, or data that ends before it, is a truncation")

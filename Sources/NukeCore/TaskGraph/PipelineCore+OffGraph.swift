@@ -154,6 +154,13 @@ enum OffGraphWorker {
 
 /// Runs Swift tasks of the graph (a request's data closure) on ``OffGraphWorker`` threads, so that the work that
 /// follows them (the decode of the data) can stay on the same thread.
+///
+/// Its workers are threads of the default-QoS global queue. On Linux that queue's threads are also the ones that run
+/// Swift's default-priority tasks — the app's task awaiting the image, usually — so the request's work and the
+/// caller's continuation share one pool: resuming the caller takes a thread that is already awake more often,
+/// rather than waking a sleeping one of a second pool (measured: a third of the context switches per request, and
+/// half the CPU per request one at a time; BENCHMARKS.md). Decoding and processing started by the graph itself
+/// (``PipelineCore/runOffGraph(on:priority:qos:_:then:)``) stays on the user-initiated queue.
 final class OffGraphExecutor: TaskExecutor {
     /// The executor every pipeline uses.
     static let shared = OffGraphExecutor()
@@ -161,6 +168,6 @@ final class OffGraphExecutor: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
-        OffGraphWorker.run(qos: .userInitiated) { job.runSynchronously(on: executor) }
+        OffGraphWorker.run(qos: .default) { job.runSynchronously(on: executor) }
     }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import NukeTestKit
 import Testing
 
@@ -103,5 +104,73 @@ import Testing
             #expect(log.isOrdered)
             #expect(log.count == threads * perThread)
         }
+    }
+}
+
+/// Work started by graph jobs that gets a thread of its own is dispatched when the batch of jobs ends.
+///
+/// The work runs at `.userInitiated`, whose threads are not the ones Swift's default-priority tasks (these tests)
+/// run on and block: work dispatched at once would start during the batch.
+@Suite(.serialized) struct OffGraphWorkerDeferralTests {
+    /// Waits (up to 10 s) until `count` signals arrived; `false` if they didn't.
+    private func wait(_ semaphore: DispatchSemaphore, count: Int = 1) -> Bool {
+        (0..<count).allSatisfy { _ in semaphore.wait(timeout: .now() + 10) == .success }
+    }
+
+    @Test func workStartedByAMailboxJobStartsAfterTheJob() {
+        let mailbox = Mailbox()
+        let log = LockedValueBox<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        mailbox.post {
+            OffGraphWorker.run(qos: .userInitiated) {
+                log.withLock { $0.append("work") }
+                done.signal()
+            }
+            // Long enough for the work to have started, had it been dispatched at once.
+            Thread.sleep(forTimeInterval: 0.05)
+            log.withLock { $0.append("job end") }
+        }
+        #expect(wait(done))
+        #expect(log.snapshot == ["job end", "work"])
+    }
+
+    @Test func everyDeferredJobRunsOnceWithTheirQualityOfService() {
+        let count = 200
+        let ran = LockedValueBox<[Int]>([])
+        let done = DispatchSemaphore(value: 0)
+        OffGraphWorker.deferringDispatch {
+            for index in 0..<count {
+                OffGraphWorker.run(qos: index.isMultiple(of: 2) ? .default : .userInitiated) {
+                    ran.withLock { $0.append(index) }
+                    done.signal()
+                }
+            }
+            #expect(ran.snapshot.isEmpty)
+        }
+        #expect(wait(done, count: count))
+        #expect(ran.snapshot.sorted() == Array(0..<count))
+    }
+
+    @Test func aNestedBatchDispatchesWithTheOutermost() {
+        let ran = LockedValueBox(false)
+        let done = DispatchSemaphore(value: 0)
+        OffGraphWorker.deferringDispatch {
+            OffGraphWorker.deferringDispatch {
+                OffGraphWorker.run(qos: .userInitiated) {
+                    ran.withLock { $0 = true }
+                    done.signal()
+                }
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+            #expect(!ran.snapshot)  // The inner batch ended, the outer one hasn't.
+        }
+        #expect(wait(done))
+        #expect(ran.snapshot)
+    }
+
+    @Test func outsideABatchWorkIsDispatchedAtOnce() {
+        let done = DispatchSemaphore(value: 0)
+        OffGraphWorker.run(qos: .default) { done.signal() }
+        #expect(wait(done))
     }
 }

@@ -71,7 +71,7 @@ final class Mailbox: @unchecked Sendable {
                 return handOff()
             case .run:
                 ran += running.count
-                for job in running { job() }
+                OffGraphWorker.deferringDispatch { for job in running { job() } }
                 running.removeAll(keepingCapacity: true)
             }
         }

@@ -76,15 +76,24 @@ extension PipelineCore {
 ///   data) — so a request's stages follow each other on one thread. Further work gets threads of its own.
 ///
 /// Kept work runs after the current job, one job after the other (never nested).
+///
+/// Work that gets a thread of its own while the thread runs a batch of graph jobs (see
+/// ``deferringDispatch(_:)``) is handed to the global queue when the batch ends, all at once: a burst of starts
+/// (2,000 requests submitted together) then wakes a worker or two that take job after job, rather than one worker per
+/// job that wakes, runs a few microseconds of work and sleeps again.
 enum OffGraphWorker {
-    /// A worker thread's queue of work it kept; made once per thread, kept until the thread exits, so running a
-    /// job allocates nothing here.
+    /// A thread's queue of work it kept and of work it will dispatch; made once per thread, kept until the thread
+    /// exits, so running a job allocates nothing here.
     private final class Backlog {
         var jobs: [@Sendable () -> Void] = []
         /// `true` while the thread runs a worker job (see ``runWorker(_:)``).
         var isRunning = false
         /// `true` only while the thread runs a `finish` (see ``finishing(_:then:)``).
         var isCapturing = false
+        /// `true` while the thread runs a batch of graph jobs (see ``deferringDispatch(_:)``).
+        var isDeferring = false
+        /// Work for threads of its own, dispatched when the batch of graph jobs ends.
+        var deferred: [(qos: DispatchQoS.QoSClass, job: @Sendable () -> Void)] = []
     }
 
     /// The current thread's backlog, released when the thread exits.
@@ -116,16 +125,39 @@ enum OffGraphWorker {
         return backlog
     }
 
-    /// Runs `job` on a worker: this thread, after its current job (see above), or a new worker of a global queue.
+    /// Runs `job` on a worker: this thread, after its current job (see above), or a new worker of a global queue
+    /// (when the current batch of graph jobs ends, if the thread runs one).
     static func run(qos: DispatchQoS.QoSClass, _ job: @escaping @Sendable () -> Void) {
-        if let backlog = runningBacklog, backlog.isCapturing || backlog.jobs.isEmpty {
+        guard let pointer = pthread_getspecific(key) else {
+            return DispatchQueue.global(qos: qos).async { runWorker(job) }
+        }
+        let backlog = Unmanaged<Backlog>.fromOpaque(pointer).takeUnretainedValue()
+        if backlog.isRunning, backlog.isCapturing || backlog.jobs.isEmpty {
             // One job per freed slot: a queue's drain may start the successors of slots other threads freed
             // meanwhile (it starts all startable work), and those must keep their own threads.
             backlog.isCapturing = false
             backlog.jobs.append(job)
-            return
+        } else if backlog.isDeferring {
+            backlog.deferred.append((qos, job))
+        } else {
+            DispatchQueue.global(qos: qos).async { runWorker(job) }
         }
-        DispatchQueue.global(qos: qos).async { runWorker(job) }
+    }
+
+    /// Runs `batch` (graph jobs, see ``Mailbox``); the work that gets threads of its own meanwhile is dispatched
+    /// after it, in the order it was started. Nested calls (a job that drains another pipeline's mailbox) dispatch
+    /// with the outermost one.
+    static func deferringDispatch(_ batch: () -> Void) {
+        let backlog = threadBacklog
+        guard !backlog.isDeferring else { return batch() }
+        backlog.isDeferring = true
+        batch()
+        backlog.isDeferring = false
+        guard !backlog.deferred.isEmpty else { return }
+        for (qos, job) in backlog.deferred {
+            DispatchQueue.global(qos: qos).async { runWorker(job) }
+        }
+        backlog.deferred.removeAll(keepingCapacity: true)
     }
 
     /// Runs `job`, then (one after the other, not nested) the work this thread kept meanwhile.

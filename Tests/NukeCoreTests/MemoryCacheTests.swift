@@ -126,6 +126,58 @@ import Testing
         #expect(fixture.processed.count("p2") == 1)
     }
 
+    @Test(arguments: [false, true])
+    func aStoredPreviewIsShownAtOnceThenTheImageLoads(processed: Bool) async throws {
+        // Given a preview in the memory cache for the request (as a progressive load leaves it)
+        let fixture = PipelineFixture()
+        let request = ImageRequest(url: Fixtures.url("a"), processors: processed ? [fixture.processor("p")] : [])
+        var preview = container(2)
+        preview.isPreview = true
+        let cache = try #require(fixture.imageCache)
+        cache[ImageCacheKey(request: request)] = preview
+
+        // When the image is requested (events observed from before the start, which shows the preview at once)
+        let (stream, sink) = AsyncStream.makeStream(of: ImageTask.Event.self)
+        _ = fixture.pipeline.makeImageTask(request) { event in
+            sink.yield(event)
+            if case .finished = event { sink.finish() }
+        }
+        var events: [ImageTask.Event] = []
+        for await event in stream { events.append(event) }
+
+        // Then the preview comes first, from the memory cache, and the loaded image replaces it there
+        guard case let .preview(shown) = events.first, case let .finished(.success(final)) = events.last else {
+            Issue.record("events: \(events)")
+            return
+        }
+        #expect(shown.cacheType == .memory && shown.image.width == 2)
+        #expect(final.cacheType == nil && final.image.width == 1)
+        #expect(fixture.loader.createdTaskCount == 1)
+        let stored = try #require(cache[ImageCacheKey(request: request)])
+        #expect(!stored.isPreview && stored.image.width == 1)
+        #expect(await fixture.liveTaskCounts() == [0, 0, 0, 0])
+    }
+
+    @Test func coalescedOriginalRequestsShareTheDecodeAndTheOneAllowedToStoreStoresIt() async throws {
+        // Given two requests for one original, sharing its load and decode, one of which may not be stored
+        let fixture = PipelineFixture()
+        let url = Fixtures.url("a")
+        fixture.loader.isSuspended = true
+        let unstored = fixture.pipeline.imageTask(with: ImageRequest(url: url, options: [.disableMemoryCacheWrites]))
+        let stored = fixture.pipeline.imageTask(with: ImageRequest(url: url, options: [.disableMemoryCacheReads]))
+        await fixture.loader.waitForLoads(count: 1)
+        // An original's request needs no task of its own above the decode
+        #expect(await fixture.liveTaskCounts() == [0, 1, 1, 2])
+        fixture.loader.isSuspended = false
+
+        // Then one load and one decode serve both, and the request that may write stores the image
+        _ = try await (unstored.image, stored.image)
+        #expect(fixture.loader.createdTaskCount == 1)
+        #expect(fixture.decodes.total == 1)
+        #expect(fixture.pipeline.cache[ImageRequest(url: url)] != nil)
+        #expect(await fixture.liveTaskCounts() == [0, 0, 0, 0])
+    }
+
     @Test func imageForRequestAnswersAMemoryHitDirectly() async throws {
         let fixture = PipelineFixture()
         let request = ImageRequest(url: Fixtures.url("a"))

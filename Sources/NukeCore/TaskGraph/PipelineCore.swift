@@ -72,9 +72,10 @@ final class PipelineCore: @unchecked Sendable {
         guard !task.isFinished else { return }
         guard !isInvalidated else { return task.fail(.pipelineInvalidated, core: self) }
         task.didStart(core: self)
+        guard let graphTask = task.graphTask(in: self) else { return }  // Finished: a memory cache hit.
         let id = ObjectIdentifier(task)
         activeTasks[id] = ActiveTask(subscription: nil, pipeline: pipeline, task: task)
-        let subscription = task.graphTask(in: self).subscribe(priority: task.priority, owner: .request(task.request)) {
+        let subscription = graphTask.subscribe(priority: task.priority, owner: .request(task.request)) {
             [self] event in
             switch event {
             case .value(_, isCompleted: true), .error: self.activeTasks[id] = nil
@@ -113,6 +114,14 @@ final class PipelineCore: @unchecked Sendable {
     }
 
     // MARK: The task graph
+
+    /// `true` when an image task for `request` subscribes to the decode of the original itself, with no
+    /// ``TaskLoadImage`` in between: the request has no processors and no thumbnail, and no encoded copy of the
+    /// image is to be stored (``ImagePipeline/DataCachePolicy/storeEncodedImages`` with a disk cache). For such a
+    /// request ``TaskLoadImage`` would only read and write the memory cache, which the image task then does.
+    func decodesDirectly(_ request: ImageRequest) -> Bool {
+        !request.isProcessed && (configuration.dataCachePolicy != .storeEncodedImages || !mayStoreData)
+    }
 
     func makeTaskLoadImage(for request: ImageRequest) -> TaskLoadImage {
         loadImageTasks.task(for: LoadKey(request), make: { TaskLoadImage(core: self, request: request) })

@@ -21,8 +21,9 @@ protocol PublicTask: AnyPublicTask {
     /// `true` once the task has a result (it finished, failed or was cancelled).
     var isFinished: Bool { get }
 
-    /// The shared graph task whose events this task receives.
-    func graphTask(in core: PipelineCore) -> PipelineTask<Value>
+    /// The shared graph task whose events this task receives, or `nil` when the task finished without one (a
+    /// memory cache hit).
+    func graphTask(in core: PipelineCore) -> PipelineTask<Value>?
     /// Called once, in the job that starts the task, before it starts.
     func didCreate(core: PipelineCore)
     /// Called once, when the task starts in the graph.
@@ -51,8 +52,22 @@ extension AnyPublicTask {
 // MARK: Image tasks
 
 extension ImageTask: PublicTask {
-    func graphTask(in core: PipelineCore) -> PipelineTask<ImageResponse> {
-        core.makeTaskLoadImage(for: request)
+    /// A request with processing goes through ``TaskLoadImage``. A request for the original image subscribes to
+    /// its decode itself (one shared task fewer, for the most common request): the memory cache is read here and
+    /// written in ``receive(_:core:)``, which is all ``TaskLoadImage`` would add (see
+    /// ``PipelineCore/decodesDirectly(_:)``).
+    func graphTask(in core: PipelineCore) -> PipelineTask<ImageResponse>? {
+        guard core.decodesDirectly(request) else { return core.makeTaskLoadImage(for: request) }
+        if let container = core.cachedImage(for: request) {
+            let response = ImageResponse(container: container, request: request, cacheType: .memory)
+            guard container.isPreview else {
+                core.statistics.withLock { $0.memoryCacheHits += 1 }
+                receive(.value(response, isCompleted: true), core: core)
+                return nil
+            }
+            receive(.value(response, isCompleted: false), core: core)  // A stored preview: show it, then load.
+        }
+        return core.makeTaskFetchOriginalImage(for: request)
     }
 
     func didCreate(core: PipelineCore) {
@@ -70,6 +85,14 @@ extension ImageTask: PublicTask {
     func receive(_ event: PipelineTask<ImageResponse>.Event, core: PipelineCore) {
         switch event {
         case let .value(response, isCompleted):
+            if response.cacheType != .memory, core.decodesDirectly(request) {
+                // Decoded for this task (or a coalesced one, which stores the same image under the same key).
+                if isCompleted {
+                    core.storeImage(response.container, for: request)
+                } else if core.configuration.isStoringPreviewsInMemoryCache {
+                    core.storePreview(response.container, for: request)
+                }
+            }
             var response = response
             response.request = request
             let ticket = response.backlogTicket
@@ -114,7 +137,7 @@ extension ImageTask: PublicTask {
 // MARK: Data tasks
 
 extension DataTask: PublicTask {
-    func graphTask(in core: PipelineCore) -> PipelineTask<DataResponse> {
+    func graphTask(in core: PipelineCore) -> PipelineTask<DataResponse>? {
         core.makeTaskFetchOriginalData(for: request)
     }
 

@@ -80,11 +80,15 @@ extension ImagePipeline {
         /// The most bytes of interrupted downloads kept for resuming, across all URLs (default 32 MB).
         public var resumableDataCostLimit = 32 * 1024 * 1024
 
-        /// The most bytes of downloaded data that may wait for a decoder (default 32 MB). While more is waiting,
-        /// new loads hold their slot in the data loading queue without starting, so a burst of thousands of
-        /// requests can't fill memory with data that decoders haven't reached yet. A single larger image still
-        /// loads.
-        public var decodingBacklogLimit = 32 * 1024 * 1024
+        /// The most bytes the pipeline holds between the network and the app before new loads wait (default
+        /// 16 MB): downloaded data, from its first received byte until its decode ends, and decoded or processed
+        /// images, until the app receives them. While more is held, new loads keep their slot in the data loading
+        /// queue without starting, so a burst of thousands of requests can't fill memory with data that decoders
+        /// haven't reached yet, or with images that callers haven't taken. A single larger image still loads.
+        ///
+        /// 16 MB is ≈ 64 bodies of 250 KB ahead of the decoders, far more than they need to stay busy; a larger
+        /// limit buys no throughput and raises the peak memory of a burst by about as much (`nuke-bench memory`).
+        public var decodingBacklogLimit = 16 * 1024 * 1024
 
         /// The queue the closure API (``ImagePipeline/loadImage(with:progress:completion:)``) calls back on.
         /// The default is a serial queue owned by the configuration: Linux programs often run no main loop, so

@@ -86,6 +86,8 @@ struct HTTPCachePipelineTests {
 
         deinit {
             server.shutdown()
+            // Writes still staged would otherwise land after the removal and leave the directory behind.
+            dataCache.flush()
             try? FileManager.default.removeItem(at: directory)
         }
 

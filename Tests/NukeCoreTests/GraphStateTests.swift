@@ -15,7 +15,7 @@ import Testing
         #expect(first == nil && second == nil)
         let finish = state.finish(with: .success("image"), holding: nil)
         #expect(finish.isFinished)
-        #expect(finish.waiters == [1, 2])
+        #expect(Array(finish.waiters) == [1, 2])
         #expect(try state.result?.get() == "image")
     }
 
@@ -93,7 +93,7 @@ import Testing
         #expect(added == [.keep, .keep])
         let cancelled = state.cancel()
         let again = state.cancel()
-        #expect(cancelled == [1, 2])
+        #expect(Array(cancelled) == [1, 2])
         #expect(again.isEmpty)
         #expect(state.isCancelled)
     }
@@ -132,5 +132,31 @@ import Testing
         ticket.release()
         ticket.add(5)  // Released: adds nothing.
         #expect(budget.used == 0 && ticket.bytes == 0)
+    }
+}
+
+@Suite struct SmallListTests {
+    @Test func keepsInsertionOrderAcrossTheInlineElementAndTheRest() {
+        var list = SmallList<Int>()
+        #expect(list.isEmpty && list.onlyElement == nil && list.max(of: { $0 }) == nil)
+        list.append(1)
+        #expect(list.onlyElement == 1 && Array(list) == [1])
+        list.append(2)
+        list.append(3)
+        #expect(list.onlyElement == nil && Array(list) == [1, 2, 3] && list.max(of: { -$0 }) == -1)
+    }
+
+    @Test func removingAndUpdatingFindTheFirstMatch() {
+        var list = SmallList<Int>()
+        for value in [5, 6, 7, 6] { list.append(value) }
+        let removedInline = list.remove(where: { $0 == 5 })  // The inline element: the next one moves in.
+        #expect(removedInline && Array(list) == [6, 7, 6])
+        let updated = [list.update(where: { $0 == 6 }, { $0 = 60 }), list.update(where: { $0 == 6 }, { $0 = 61 })]
+        #expect(updated == [true, true] && Array(list) == [60, 7, 61])
+        let removed = [list.remove(where: { $0 == 7 }), list.remove(where: { $0 == 7 })]
+        let updatedMissing = list.update(where: { $0 == 7 }, { $0 = 0 })
+        #expect(removed == [true, false] && !updatedMissing && Array(list) == [60, 61])
+        list.removeAll()
+        #expect(list.isEmpty && Array(list).isEmpty)
     }
 }

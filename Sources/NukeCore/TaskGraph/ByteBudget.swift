@@ -14,6 +14,10 @@ final class ByteBudget: Sendable {
     /// The bytes in use now.
     var used: Int { state.withLock { $0.used } }
 
+    /// `true` while the budget isn't exceeded: what ``whenAvailable(_:)`` checks, for a caller that can skip
+    /// making its closure in the common case.
+    var isAvailable: Bool { state.withLock { $0.isAvailable } }
+
     /// Runs `body` now if the budget isn't exceeded, else (in order) once it drops back to the limit.
     func whenAvailable(_ body: @escaping @Sendable () -> Void) {
         if state.withLock({ $0.whenAvailable(body) }) { body() }
@@ -87,8 +91,11 @@ struct ByteBudgetState<Waiter> {
     }
 
     /// `true`: run `waiter` now (within the limit); `false`: it waits for ``give(_:)`` to hand it back.
+    /// `true` while the bytes in use are within the limit.
+    var isAvailable: Bool { used <= limit }
+
     mutating func whenAvailable(_ waiter: Waiter) -> Bool {
-        guard used > limit else { return true }
+        guard !isAvailable else { return true }
         waiters.append(waiter)
         return false
     }

@@ -89,7 +89,12 @@ final class DataLoad: Sendable {
     /// Starts the load once the decoding backlog allows it; `operation` (if any) is finished when the load
     /// completes.
     func start(operation: TaskQueue.Operation?) {
-        core.decodingBacklog.whenAvailable { [self] in startNow(operation: operation) }
+        let budget = core.decodingBacklog
+        // Within the budget (the common case) it starts without making the closure that waiting needs.
+        guard budget.isAvailable else {
+            return budget.whenAvailable { [self] in startNow(operation: operation) }
+        }
+        startNow(operation: operation)
     }
 
     private func startNow(operation: TaskQueue.Operation?) {
@@ -189,7 +194,7 @@ final class DataLoad: Sendable {
 struct DataLoadState<Work> {
     private(set) var isCancelled = false
     private(set) var isFinished = false
-    private(set) var cancellables: [Work] = []
+    private(set) var cancellables = SmallList<Work>()
 
     /// What to do with work added by ``add(_:)``.
     enum AddAction: Equatable {
@@ -211,14 +216,14 @@ struct DataLoadState<Work> {
     /// The work ended: drops it (it may hold callbacks that hold the load). Later cancels have nothing to cancel.
     mutating func finish() {
         isFinished = true
-        cancellables = []
+        cancellables.removeAll()
     }
 
     /// Marks the load cancelled; returns the work to cancel (none on later calls).
-    mutating func cancel() -> [Work] {
-        guard !isCancelled else { return [] }
+    mutating func cancel() -> SmallList<Work> {
+        guard !isCancelled else { return SmallList() }
         isCancelled = true
-        defer { cancellables = [] }
+        defer { cancellables.removeAll() }
         return cancellables
     }
 }

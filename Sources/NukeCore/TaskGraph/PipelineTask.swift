@@ -28,7 +28,7 @@ class PipelineTask<Value: Sendable>: AnyPipelineTask, @unchecked Sendable {
         let handler: Handler
     }
 
-    private var subscribers = SubscriberList<Subscriber>()
+    private var subscribers = SmallList<Subscriber>()
     private var nextSubscriberID = 0
     private var isStarted = false
 
@@ -237,71 +237,4 @@ struct TaskSubscription {
 
     /// Changes this subscriber's priority.
     func setPriority(_ priority: ImageRequest.Priority) { task.setPriority(priority, id: id) }
-}
-
-/// The subscribers of a task, in the order they came: the first one inline, since most tasks have exactly one,
-/// and the rest in an array that is only allocated for shared work.
-struct SubscriberList<Element> {
-    private var first: Element?
-    private var rest: [Element] = []
-
-    var isEmpty: Bool { first == nil }
-
-    /// The subscriber, if there is exactly one.
-    var onlyElement: Element? { rest.isEmpty ? first : nil }
-
-    mutating func append(_ element: Element) {
-        if first == nil {
-            first = element
-        } else {
-            rest.append(element)
-        }
-    }
-
-    /// Removes the first element that matches; returns `false` if none does.
-    mutating func remove(where matches: (Element) -> Bool) -> Bool {
-        guard let head = first else { return false }
-        if matches(head) {
-            first = rest.isEmpty ? nil : rest.removeFirst()
-            return true
-        }
-        guard let index = rest.firstIndex(where: matches) else { return false }
-        rest.remove(at: index)
-        return true
-    }
-
-    /// Changes the first element that matches; returns `false` if none does.
-    mutating func update(where matches: (Element) -> Bool, _ change: (inout Element) -> Void) -> Bool {
-        guard let head = first else { return false }
-        if matches(head) {
-            var element = head
-            change(&element)
-            first = element
-            return true
-        }
-        guard let index = rest.firstIndex(where: matches) else { return false }
-        change(&rest[index])
-        return true
-    }
-
-    mutating func removeAll() {
-        first = nil
-        rest = []
-    }
-
-    func forEach(_ body: (Element) -> Void) {
-        guard let first else { return }
-        body(first)
-        rest.forEach(body)
-    }
-
-    func contains(where matches: (Element) -> Bool) -> Bool {
-        guard let first else { return false }
-        return matches(first) || rest.contains(where: matches)
-    }
-
-    func max<T: Comparable>(of value: (Element) -> T) -> T? {
-        guard let first else { return nil }
-        return rest.reduce(value(first)) { Swift.max($0, value($1)) }
-    }
 }

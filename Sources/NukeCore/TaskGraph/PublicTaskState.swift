@@ -9,7 +9,7 @@ struct PublicTaskState<Output, Waiter> {
 
     /// How the task ended, or `nil` while it runs.
     private(set) var result: Outcome?
-    private var waiters: [Waiter] = []
+    private var waiters = SmallList<Waiter>()
     /// The result's hold on the byte budget, kept from the finish until a waiter has received the result.
     private var ticket: ByteBudget.Ticket?
 
@@ -18,7 +18,7 @@ struct PublicTaskState<Output, Waiter> {
         /// `true` if this call finished the task (`false`: it had already finished, and nothing else changed).
         let isFinished: Bool
         /// The waiters to resume with the result.
-        let waiters: [Waiter]
+        let waiters: SmallList<Waiter>
         /// A ticket nobody is going to hold (no waiter yet, or the task had finished): release it.
         let ticketToRelease: ByteBudget.Ticket?
     }
@@ -37,13 +37,13 @@ struct PublicTaskState<Output, Waiter> {
     ///   be released.
     mutating func finish(with result: Outcome, holding ticket: ByteBudget.Ticket?) -> Finish {
         guard self.result == nil else {
-            return Finish(isFinished: false, waiters: [], ticketToRelease: ticket)
+            return Finish(isFinished: false, waiters: SmallList(), ticketToRelease: ticket)
         }
         self.result = result
         let waiters = self.waiters
-        self.waiters = []
+        self.waiters.removeAll()
         if waiters.isEmpty {
-            return Finish(isFinished: true, waiters: [], ticketToRelease: ticket)
+            return Finish(isFinished: true, waiters: waiters, ticketToRelease: ticket)
         }
         self.ticket = ticket
         return Finish(isFinished: true, waiters: waiters, ticketToRelease: nil)

@@ -59,10 +59,21 @@ public final class DataLoader: DataLoading {
     }
 
     /// A `URLCache` for configurations that want one (Nuke's shared HTTP disk cache: no memory part, 150 MB
-    /// on disk). It is **not** used by ``defaultConfiguration``: FoundationNetworking's `URLCache` stores
-    /// nothing on Linux and ignores query strings. Use the pipeline's `DataCache` (the CacheDisk product).
+    /// on disk, in `com.github.kean.Nuke.Cache` under the user's caches directory, `~/.cache` on Linux). It is
+    /// **not** used by ``defaultConfiguration``: FoundationNetworking's `URLCache` stores nothing on Linux and
+    /// ignores query strings. Use the pipeline's `DataCache` (the CacheDisk product).
     public static let sharedUrlCache: URLCache = URLCache(
-        memoryCapacity: 0, diskCapacity: 150 * 1024 * 1024, diskPath: "com.github.kean.Nuke.Cache")
+        memoryCapacity: 0, diskCapacity: 150 * 1024 * 1024, diskPath: sharedUrlCachePath)
+
+    /// The absolute path of ``sharedUrlCache``'s directory. FoundationNetworking resolves a relative `diskPath`
+    /// against the current directory (Apple's Foundation against the caches directory), so Nuke's relative name
+    /// would make a directory wherever the program was started.
+    static var sharedUrlCachePath: String {
+        let caches =
+            FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+            ?? FileManager.default.temporaryDirectory
+        return caches.appendingPathComponent("com.github.kean.Nuke.Cache", isDirectory: true).path
+    }
 
     /// Nuke's default response check: a non-HTTP response passes; an HTTP status outside 200–299 gives
     /// ``Error/statusCodeUnacceptable(_:)``, except `304 Not Modified`, which the pipeline's HTTP cache asks for.

@@ -19,6 +19,22 @@ struct DataLoaderTests {
         #expect(DataLoader().session.configuration.urlCache == nil)
     }
 
+    @Test func theSharedURLCacheLivesInTheCachesDirectoryNotTheCurrentOne() throws {
+        // Given the current directory without the cache's directory (an older build made it there)
+        let name = "com.github.kean.Nuke.Cache"
+        let files = FileManager.default
+        let inCurrent = URL(fileURLWithPath: files.currentDirectoryPath).appendingPathComponent(name)
+        try? files.removeItem(at: inCurrent)
+
+        // When the shared cache is made
+        #expect(DataLoader.sharedUrlCache.diskCapacity == 150 * 1024 * 1024)
+
+        // Then its directory is under the user's caches directory, and nothing appeared here
+        let caches = try #require(files.urls(for: .cachesDirectory, in: .userDomainMask).first)
+        #expect(files.fileExists(atPath: caches.appendingPathComponent(name).path))
+        #expect(!files.fileExists(atPath: inCurrent.path))
+    }
+
     @Test func loadsABodyWithItsResponse() async throws {
         // Given a resource
         let body = FixturePattern.bytes(in: 0..<70_000)

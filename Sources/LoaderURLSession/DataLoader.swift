@@ -68,7 +68,7 @@ public final class DataLoader: DataLoading {
     /// The absolute path of ``sharedUrlCache``'s directory. FoundationNetworking resolves a relative `diskPath`
     /// against the current directory (Apple's Foundation against the caches directory), so Nuke's relative name
     /// would make a directory wherever the program was started.
-    static var sharedUrlCachePath: String {
+    private static var sharedUrlCachePath: String {
         let caches =
             FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
             ?? FileManager.default.temporaryDirectory

@@ -90,10 +90,10 @@ struct ByteBudgetState<Waiter> {
         self.limit = limit
     }
 
-    /// `true`: run `waiter` now (within the limit); `false`: it waits for ``give(_:)`` to hand it back.
     /// `true` while the bytes in use are within the limit.
     var isAvailable: Bool { used <= limit }
 
+    /// `true`: run `waiter` now (within the limit); `false`: it waits for ``give(_:)`` to hand it back.
     mutating func whenAvailable(_ waiter: Waiter) -> Bool {
         guard !isAvailable else { return true }
         waiters.append(waiter)

@@ -265,6 +265,24 @@ extension PipelineCore {
         return cache[makeImageCacheKey(for: request)]
     }
 
+    /// A memory cache hit for a task starting on `request`, as the response it sends (counted as a hit unless it is
+    /// a stored preview, after which the task loads the image).
+    func cachedResponse(for request: ImageRequest) -> ImageResponse? {
+        guard let container = cachedImage(for: request) else { return nil }
+        if !container.isPreview { statistics.withLock { $0.memoryCacheHits += 1 } }
+        return ImageResponse(container: container, request: request, cacheType: .memory)
+    }
+
+    /// Stores what a task made for `request` in its memory cache: the image, or a preview when the configuration
+    /// keeps previews (``ImagePipeline/Configuration/isStoringPreviewsInMemoryCache``).
+    func storeInMemoryCache(_ container: ImageContainer, for request: ImageRequest, isCompleted: Bool) {
+        if isCompleted {
+            storeImage(container, for: request)
+        } else if configuration.isStoringPreviewsInMemoryCache {
+            storePreview(container, for: request)
+        }
+    }
+
     /// Stores an image (or, from the pipeline's own tasks, a preview) in the request's memory cache.
     func storeImage(_ container: ImageContainer, for request: ImageRequest) {
         guard !request.options.contains(.disableMemoryCacheWrites), let cache = imageCache(for: request)

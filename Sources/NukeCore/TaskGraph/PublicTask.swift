@@ -58,14 +58,10 @@ extension ImageTask: PublicTask {
     /// ``PipelineCore/decodesDirectly(_:)``).
     func graphTask(in core: PipelineCore) -> PipelineTask<ImageResponse>? {
         guard core.decodesDirectly(request) else { return core.makeTaskLoadImage(for: request) }
-        if let container = core.cachedImage(for: request) {
-            let response = ImageResponse(container: container, request: request, cacheType: .memory)
-            guard container.isPreview else {
-                core.statistics.withLock { $0.memoryCacheHits += 1 }
-                receive(.value(response, isCompleted: true), core: core)
-                return nil
-            }
-            receive(.value(response, isCompleted: false), core: core)  // A stored preview: show it, then load.
+        if let response = core.cachedResponse(for: request) {
+            let isPreview = response.container.isPreview
+            receive(.value(response, isCompleted: !isPreview), core: core)  // A stored preview: show it, then load.
+            guard isPreview else { return nil }
         }
         return core.makeTaskFetchOriginalImage(for: request)
     }
@@ -87,11 +83,7 @@ extension ImageTask: PublicTask {
         case let .value(response, isCompleted):
             if response.cacheType != .memory, core.decodesDirectly(request) {
                 // Decoded for this task (or a coalesced one, which stores the same image under the same key).
-                if isCompleted {
-                    core.storeImage(response.container, for: request)
-                } else if core.configuration.isStoringPreviewsInMemoryCache {
-                    core.storePreview(response.container, for: request)
-                }
+                core.storeInMemoryCache(response.container, for: request, isCompleted: isCompleted)
             }
             var response = response
             response.request = request

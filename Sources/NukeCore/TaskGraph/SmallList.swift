@@ -73,5 +73,3 @@ struct SmallList<Element>: Sequence {
         }
     }
 }
-
-extension SmallList: Sendable where Element: Sendable {}

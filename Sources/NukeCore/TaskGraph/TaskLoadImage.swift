@@ -18,12 +18,8 @@ final class TaskLoadImage: PipelineTask<ImageResponse>, @unchecked Sendable {
     }
 
     override func start() {
-        if let container = core.cachedImage(for: request) {
-            let response = ImageResponse(container: container, request: request, cacheType: .memory)
-            guard container.isPreview else {
-                core.statistics.withLock { $0.memoryCacheHits += 1 }
-                return send(value: response, isCompleted: true)
-            }
+        if let response = core.cachedResponse(for: request) {
+            guard response.container.isPreview else { return send(value: response, isCompleted: true) }
             send(value: response, isCompleted: false)  // A stored preview: show it and load the image.
         }
         // Encoded images are stored under their own key only when processing changes the image.
@@ -165,12 +161,8 @@ final class TaskLoadImage: PipelineTask<ImageResponse>, @unchecked Sendable {
     /// `isOwnDiskEntry`), storing it in the caches a task that asked for it should fill.
     private func didProduce(_ response: ImageResponse, isCompleted: Bool, isOwnDiskEntry: Bool = false) {
         if hasDirectSubscriber {
-            if isCompleted {
-                core.storeImage(response.container, for: request)
-                if !isOwnDiskEntry { storeEncodedImageIfNeeded(response) }
-            } else if core.configuration.isStoringPreviewsInMemoryCache {
-                core.storePreview(response.container, for: request)
-            }
+            core.storeInMemoryCache(response.container, for: request, isCompleted: isCompleted)
+            if isCompleted, !isOwnDiskEntry { storeEncodedImageIfNeeded(response) }
         }
         send(value: response, isCompleted: isCompleted)
     }

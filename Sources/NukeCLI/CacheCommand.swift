@@ -36,9 +36,15 @@ enum CacheCommand {
                 Console.shared.print(help)
                 return ExitCode.success
             }
-            guard parsed.positionals.count == 1, let first = parsed.positionals.first,
-                ["stats", "clear"].contains(first)
-            else { throw UsageError("give one subcommand: stats or clear") }
+            guard let first = parsed.positionals.first else {
+                throw UsageError("give one subcommand: stats or clear")
+            }
+            guard ["stats", "clear"].contains(first) else {
+                throw UsageError("unknown subcommand '\(first)' (use stats or clear)")
+            }
+            guard parsed.positionals.count == 1 else {
+                throw UsageError("unexpected argument '\(parsed.positionals[1])' after '\(first)'")
+            }
             subcommand = first
             redisURL = parsed.values["--redis"]
             if let redisURL {

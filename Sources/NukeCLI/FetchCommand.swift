@@ -8,7 +8,7 @@ enum FetchCommand {
     static let help = """
         USAGE: nuke fetch URL|PATH... [--resize WxH] [--fit|--fill] [--crop] [--blur R]
                                       [--format png|jpeg|webp|avif] [-o DIR] [--cache-dir DIR] [--redis URL]
-                                      [--loader curl|urlsession] [--concurrency N]
+                                      [--http-cache ignore|follow] [--loader curl|urlsession] [--concurrency N]
 
         Loads every input concurrently through one ImagePipeline, so repeated URLs share one download and one
         decode, applies the processors and writes each image into DIR. Inputs are http(s):, file: or data: URLs,
@@ -34,6 +34,12 @@ enum FetchCommand {
                               alone or behind --cache-dir: then the directory is read first and filled from Redis.
                               A Redis that is down or slow (a read waits up to 2 s) costs misses, never an
                               error.
+          --http-cache P      ignore (default) or follow the responses' caching headers in the disk cache.
+                              ignore: what the cache holds is used until evicted, with no request, as a Nuke
+                              pipeline does by default (a second run downloads nothing it has, also offline).
+                              follow: a private HTTP cache (RFC 9111): fresh entries are used, stale ones are
+                              revalidated (If-None-Match / If-Modified-Since, a 304 reuses the stored bytes) or
+                              loaded again, no-store responses are not stored. Needs --cache-dir or --redis.
           --loader L          curl (default; HTTP/2, connection reuse) or urlsession (Foundation).
           --concurrency N     At most N downloads at once (default 6).
           -h, --help          Show this help.

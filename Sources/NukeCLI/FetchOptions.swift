@@ -11,11 +11,15 @@ struct FetchOptions {
     var cacheDirectory: String?
     var redisURL: String?
     var loader = PipelineFactory.Loader.curl
+    /// `--http-cache`: whether the disk cache follows the responses' caching headers; by default it ignores them,
+    /// as a pipeline does: what is stored serves until evicted.
+    var httpCachePolicy = ImagePipeline.HTTPCachePolicy.ignoreHeaders
     var concurrency: Int?
 
     static let flags: Set<String> = ["--fit", "--fill", "--crop"]
     static let options: Set<String> = [
         "--resize", "--blur", "--format", "-o", "--output", "--cache-dir", "--redis", "--loader", "--concurrency",
+        "--http-cache",
     ]
 
     /// - Throws: ``UsageError`` for missing inputs or invalid values.
@@ -47,6 +51,12 @@ struct FetchOptions {
             do { _ = try RedisEndpoint(url: redisURL) } catch { throw UsageError("--redis: \(error)") }
         }
         if let text = arguments.values["--loader"] { loader = try PipelineFactory.Loader(argument: text) }
+        if let text = arguments.values["--http-cache"] {
+            httpCachePolicy = try PipelineFactory.httpCachePolicy(argument: text)
+            guard cacheDirectory != nil || redisURL != nil else {
+                throw UsageError("--http-cache needs a disk cache (--cache-dir or --redis)")
+            }
+        }
         concurrency = try arguments.positiveInteger("--concurrency")
     }
 

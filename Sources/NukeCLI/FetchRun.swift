@@ -41,7 +41,9 @@ struct FetchRun {
             }
 
         let concurrency = options.concurrency
+        let httpCachePolicy = options.httpCachePolicy
         let pipeline = PipelineFactory.make(loader: options.loader, dataCache: dataCache) {
+            $0.httpCachePolicy = httpCachePolicy
             if let concurrency { $0.dataLoadingQueue = TaskQueue(maxConcurrentOperationCount: concurrency) }
         }
         let claims = NameClaims()
@@ -195,7 +197,10 @@ struct FetchRun {
         )
         console.print(Formatting.row("decodes", "\(statistics.decodes)"))
         console.print(Formatting.row("cache hits", "\(memoryHits) memory, \(diskHits) disk"))
-        if options.cacheDirectory != nil || options.redisURL != nil {
+        if options.cacheDirectory != nil || options.redisURL != nil, options.httpCachePolicy == .ignoreHeaders {
+            console.print(
+                Formatting.row("http cache", "headers ignored: stored data serves until evicted (--http-cache follow)"))
+        } else if options.cacheDirectory != nil || options.redisURL != nil {
             console.print(
                 Formatting.row(
                     "http cache",

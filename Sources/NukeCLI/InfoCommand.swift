@@ -10,18 +10,21 @@ enum InfoCommand {
     static let summary = "Show the format, size and animation of an image file or URL"
 
     static let help = """
-        USAGE: nuke info FILE|URL [--loader curl|urlsession]
+        USAGE: nuke info FILE|URL [--loader curl|urlsession] [--http-cache ignore|follow]
 
         Loads the input (a path, or an http(s):, file: or data: URL), sniffs its format from the first bytes and
         decodes it with the PNG, JPEG, WebP, SVG, GIF and AVIF decoders. Prints the format, byte size, pixel size, scale,
         whether it has transparency, the EXIF orientation of a JPEG (which the decoder applies, so the pixel size
         is the upright one), the bit depth of an AVIF, and for an animated WebP, GIF or AVIF the frame count, loop
         count (how many times it plays) and frame durations (for GIF as browsers show them: delays of 0 and 10 ms
-        as 100 ms). For an http(s) URL it also shows the response's caching headers and what the pipeline's disk
-        cache does with them (stores it or not, how long it stays fresh, how it is revalidated).
+        as 100 ms). For an http(s) URL it also shows the response's caching headers and what a pipeline's disk
+        cache does with the response: by default (headers ignored) it is stored and served until evicted; what
+        following the headers would do (stored or not, how long it stays fresh, how it is revalidated) is shown
+        beside it.
 
         OPTIONS:
           --loader L     curl (default) or urlsession, for http(s) URLs.
+          --http-cache P ignore (default) or follow: the disk cache policy to describe (see nuke fetch --help).
           -h, --help     Show this help.
 
         The exit status is 1 if the input can't be loaded or decoded (the message names it), 64 for a wrong
@@ -31,8 +34,9 @@ enum InfoCommand {
     static func run(_ arguments: [String]) async -> Int32 {
         let input: String
         let loader: PipelineFactory.Loader
+        let policy: ImagePipeline.HTTPCachePolicy
         do {
-            let parsed = try Arguments(arguments, options: ["--loader"])
+            let parsed = try Arguments(arguments, options: ["--loader", "--http-cache"])
             if parsed.wantsHelp {
                 Console.shared.print(help)
                 return ExitCode.success
@@ -40,11 +44,12 @@ enum InfoCommand {
             guard parsed.positionals.count == 1 else { throw UsageError("give exactly one file or URL") }
             input = parsed.positionals[0]
             loader = try parsed.values["--loader"].map(PipelineFactory.Loader.init(argument:)) ?? .curl
+            policy = try parsed.values["--http-cache"].map(PipelineFactory.httpCachePolicy(argument:)) ?? .ignoreHeaders
         } catch {
             return CLI.usageFailure(error, help: help)
         }
         do {
-            try await describe(input, loader: loader)
+            try await describe(input, loader: loader, policy: policy)
             return ExitCode.success
         } catch {
             Console.shared.error("error: \(input): \(error)")
@@ -52,7 +57,9 @@ enum InfoCommand {
         }
     }
 
-    private static func describe(_ input: String, loader: PipelineFactory.Loader) async throws {
+    private static func describe(
+        _ input: String, loader: PipelineFactory.Loader, policy: ImagePipeline.HTTPCachePolicy
+    ) async throws {
         let url = try Inputs.url(for: input)
         if url.isFileURL, !FileManager.default.fileExists(atPath: url.path) {
             throw UsageError("no such file: \(url.path)")
@@ -68,7 +75,7 @@ enum InfoCommand {
                 type.map { "\($0)" + ($0.mimeType.map { " (\($0))" } ?? "") } ?? "unknown (no known magic bytes)"))
         if let mimeType = urlResponse?.mimeType { console.print(Formatting.row("content type", mimeType)) }
         console.print(Formatting.row("bytes", "\(Formatting.bytes(data.count)) (\(data.count) bytes)"))
-        if let http = urlResponse as? HTTPURLResponse { describeCaching(http) }
+        if let http = urlResponse as? HTTPURLResponse { describeCaching(http, policy: policy) }
 
         let registry = ImageDecoderRegistry()
         registry.registerDefaultCodecs()
@@ -99,18 +106,27 @@ enum InfoCommand {
         }
     }
 
-    /// The caching headers of `response` and the disk cache's decision (``ImagePipeline/HTTPCachePolicy/followHeaders``).
-    private static func describeCaching(_ response: HTTPURLResponse) {
+    /// The caching headers of `response` and the disk cache's decision under `policy`; under
+    /// ``ImagePipeline/HTTPCachePolicy/ignoreHeaders``, also what following the headers would decide.
+    private static func describeCaching(_ response: HTTPURLResponse, policy: ImagePipeline.HTTPCachePolicy) {
         let console = Console.shared
         let names = ["Cache-Control", "ETag", "Last-Modified", "Date", "Expires", "Age", "Vary"]
         let present = names.compactMap { name in response.value(forHTTPHeaderField: name).map { (name, $0) } }
         for (name, value) in present {
             console.print(Formatting.row(name, value))
         }
+        let followingLabel: String
+        switch policy {
+        case .ignoreHeaders:
+            console.print(Formatting.row("disk cache", "stored, served until evicted (headers ignored, the default)"))
+            followingLabel = "following headers"
+        case .followHeaders:
+            followingLabel = "disk cache"
+        }
         let now = Date()
         let metadata = HTTPCacheMetadata(response: response, requestTime: now, responseTime: now)
         guard metadata.isStorable else {
-            console.print(Formatting.row("disk cache", "not stored (no-store)"))
+            console.print(Formatting.row(followingLabel, "not stored (no-store)"))
             return
         }
         let lifetime = metadata.freshnessLifetime
@@ -131,6 +147,6 @@ enum InfoCommand {
             let validators = metadata.conditionalHeaders.keys.sorted().joined(separator: ", ")
             decision += "; revalidated with \(validators)"
         }
-        console.print(Formatting.row("disk cache", decision))
+        console.print(Formatting.row(followingLabel, decision))
     }
 }

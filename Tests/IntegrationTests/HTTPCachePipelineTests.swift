@@ -58,7 +58,8 @@ struct HTTPCachePipelineTests {
         }
     }
 
-    /// A pipeline over a fresh `DataCache` directory and a server with one resource at `/image`.
+    /// A pipeline that follows HTTP caching headers, over a fresh `DataCache` directory and a server with one resource
+    /// at `/image`.
     final class Fixture: Sendable {
         let server: LoopbackHTTPServer
         let resource: Resource
@@ -80,6 +81,7 @@ struct HTTPCachePipelineTests {
                 $0.dataCache = dataCache
                 $0.imageCache = nil
                 $0.makeImageDecoder = { _ in MockImageDecoder() }
+                $0.httpCachePolicy = .followHeaders  // The policy under test (the default ignores headers).
                 configure(&$0)
             }
         }

@@ -34,7 +34,10 @@ struct NginxHTTPCacheTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nginx-cache-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
         let dataCache = try DataCache(path: directory)
-        let pipeline = makePipeline(kind) { $0.dataCache = dataCache }
+        let pipeline = makePipeline(kind) {
+            $0.dataCache = dataCache
+            $0.httpCachePolicy = .followHeaders
+        }
         func load(_ name: String) async throws -> ImageResponse {
             let url = URL(string: "http://127.0.0.1:\(nginx.http1Port)/\(name)")!
             return try await pipeline.imageTask(with: ImageRequest(url: url)).response

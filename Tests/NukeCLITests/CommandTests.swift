@@ -54,6 +54,19 @@ import Testing
         #expect(noDirectory.status == 64)
     }
 
+    @Test func cacheNamesTheSubcommandItDoesNotKnow() async throws {
+        let purge = try await NukeProcess.run(["cache", "purge", "--cache-dir", "cache"])
+        let none = try await NukeProcess.run(["cache", "--cache-dir", "cache"])
+        let extra = try await NukeProcess.run(["cache", "stats", "now", "--cache-dir", "cache"])
+
+        #expect(purge.status == 64)
+        #expect(purge.stderr.hasPrefix("nuke: unknown subcommand 'purge' (use stats or clear)\n"))
+        #expect(none.status == 64)
+        #expect(none.stderr.hasPrefix("nuke: give one subcommand: stats or clear\n"))
+        #expect(extra.status == 64)
+        #expect(extra.stderr.hasPrefix("nuke: unexpected argument 'now' after 'stats'\n"))
+    }
+
     @Test func cacheCommandsRefuseADirectoryThatIsNotACacheAndCreateNothing() async throws {
         // Given a directory with a file but no cache in it, and a path where nothing exists
         let directory = try TemporaryDirectory()
@@ -101,5 +114,24 @@ import Testing
         #expect(result.stdout.contains(directory.url.appendingPathComponent("sheet.png").path))
         let sheet = try Images.decode(directory.url.appendingPathComponent("sheet.png"))
         #expect((sheet.width, sheet.height) == (20 * 66 + 2, 3 * 66 + 2))
+    }
+
+    @Test(arguments: [[], ["--http-cache", "follow"]])
+    func demoDownloadsEachImageOnceWithEitherPolicy(_ policy: [String]) async throws {
+        let result = try await NukeProcess.run(["demo", "--cells", "120"] + policy)
+
+        // "downloads           33 (2.1 MB; 33 distinct images)"
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("  downloads ") })
+        let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        let downloads = try #require(numbers.first)
+        let distinct = try #require(numbers.last)
+        #expect(downloads == distinct, "\(line)")
+        #expect(distinct > 20)
+        if policy.isEmpty {
+            #expect(result.stdout.contains("http cache          headers ignored"))
+        } else {
+            #expect(result.stdout.contains("http cache          headers followed: 0 revalidated"))
+        }
     }
 }

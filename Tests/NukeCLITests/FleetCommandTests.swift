@@ -39,4 +39,35 @@ struct FleetCommandTests {
         #expect(second.stdout.contains("loads               0 "))
         #expect(stats.stdout.contains("entries             200"), "\(stats.stdout)")
     }
+
+    @Test(.enabled(if: NginxServer.unavailableReason == nil, Comment(rawValue: NginxServer.unavailableReason ?? "")))
+    func aSecondProcessAsksTheOriginNothingWhateverItsHeaders() async throws {
+        // Given 100 images on a local nginx with its default headers (a fresh Last-Modified and an ETag, no
+        // freshness lifetime: stale at once to a cache that follows them) and an empty Redis
+        let png = try Images.png(width: 5, height: 5)
+        let names = (0..<100).map { "\($0).png" }
+        let nginx = try await NginxServer.start(files: Dictionary(uniqueKeysWithValues: names.map { ($0, png) }))
+        let redis = try RedisServer()
+        let urls = names.map { nginx.url($0).absoluteString }
+
+        // When one process fills Redis following the headers (so the entries carry them), a second one fetches the
+        // same images with the default policy, and a third follows the headers again
+        let first = try await NukeProcess.run(["fetch"] + urls + ["--redis", redis.url, "--http-cache", "follow"])
+        let second = try await NukeProcess.run(["fetch"] + urls + ["--redis", redis.url])
+        let following = try await NukeProcess.run(["fetch"] + urls + ["--redis", redis.url, "--http-cache", "follow"])
+        redis.stop()
+        await nginx.stopped()  // The access log is complete once nginx has exited.
+
+        // Then, by nginx's access log: 100 downloads by the first, no request at all by the second, and a
+        // revalidation per image by the third (each answered 304: the stored bytes were served)
+        for result in [first, second, following] { #expect(result.status == 0, "\(result.stderr)") }
+        let log = try nginx.accessLog()
+        #expect(log.count == 200, "\(nginx.errorLog)")
+        #expect(Set(log.prefix(100).map(\.uri)) == Set(names.map { "/" + $0 }))
+        #expect(log.prefix(100).allSatisfy { $0.status == 200 })
+        #expect(log.suffix(100).allSatisfy { $0.status == 304 })
+        #expect(second.stdout.contains("loads               0 "), "\(second.stdout)")
+        #expect(second.stdout.contains("redis               100 hits, 0 misses"), "\(second.stdout)")
+        #expect(following.stdout.contains("100 revalidated (304)"), "\(following.stdout)")
+    }
 }

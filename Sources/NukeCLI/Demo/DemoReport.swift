@@ -11,6 +11,7 @@ struct DemoReport {
     let diskCache: DataCache.Statistics
     let feed: FeedRecorder.Summary
     let cellCount: Int
+    let httpCachePolicy: ImagePipeline.HTTPCachePolicy
     let times: (generate: Double, play: Double, total: Double)
 
     func print(to console: Console) {
@@ -33,8 +34,18 @@ struct DemoReport {
             row(
                 "downloads",
                 "\(pipeline.dataLoadsStarted) (\(Formatting.bytes(Int(pipeline.bytesLoaded))); "
-                    + "\(set.files.count) distinct images)"
+                    + "\(tasks.urls.count) distinct images requested)"
             ))
+        switch httpCachePolicy {
+        case .ignoreHeaders:
+            console.print(row("http cache", "headers ignored: what the disk cache holds serves until evicted"))
+        case .followHeaders:
+            console.print(
+                row(
+                    "http cache",
+                    "headers followed: \(pipeline.revalidations) revalidated (\(server.notModified) answered 304), "
+                        + "\(pipeline.refetches) refetched"))
+        }
         console.print(
             row(
                 "disk cache reads", "\(diskCache.hitCount) (original data of a downloaded image, for another thumbnail)"

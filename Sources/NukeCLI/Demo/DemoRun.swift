@@ -26,8 +26,10 @@ struct DemoRun {
         let observer = TaskObserver()
         let dataCache = try DataCache(path: directory.appendingPathComponent("cache"))
         // A scrolling feed starts and cancels requests in storms: the case the rate limiter is for.
+        let httpCachePolicy = options.httpCachePolicy
         let pipeline = PipelineFactory.make(dataCache: dataCache, delegate: observer) {
             $0.isRateLimiterEnabled = true
+            $0.httpCachePolicy = httpCachePolicy
         }
         let layout = FeedLayout(cellCount: options.cellCount, urls: set.files.map { server.url($0.path) })
         let player = FeedPlayer(layout: layout, script: .session(maxOffset: layout.maxOffset), pipeline: pipeline)
@@ -47,7 +49,7 @@ struct DemoRun {
         let report = DemoReport(
             set: set, server: server.statistics, port: server.port, pipeline: pipeline.statistics,
             tasks: observer.snapshot, diskCache: dataCache.statistics, feed: feed,
-            cellCount: options.cellCount,
+            cellCount: options.cellCount, httpCachePolicy: options.httpCachePolicy,
             times: (generate: generated - start, play: played - generated, total: monotonicSeconds() - start))
         report.print(to: console)
         console.print(Formatting.row("contact sheet", "\(options.contactSheet.path) (\(sheet.width)×\(sheet.height))"))

@@ -15,12 +15,17 @@ final class TaskObserver: ImagePipeline.Delegate, @unchecked Sendable {
         var cancelled = 0
         var failed = 0
         var failures: [String] = []
+        /// The distinct image URLs that tasks asked for.
+        var urls: Set<URL> = []
     }
 
     var snapshot: Counts { lock.withLock { counts } }
 
     func imageTaskCreated(_ task: ImageTask, pipeline: ImagePipeline) {
-        lock.withLock { counts.created += 1 }
+        lock.withLock {
+            counts.created += 1
+            if let url = task.request.url { counts.urls.insert(url) }
+        }
     }
 
     func imageTask(

@@ -25,6 +25,15 @@ enum PipelineFactory {
         }
     }
 
+    /// The policies `--http-cache` accepts: `follow` or `ignore` (the caching headers of responses).
+    static func httpCachePolicy(argument: String) throws -> ImagePipeline.HTTPCachePolicy {
+        switch argument.lowercased() {
+        case "follow": .followHeaders
+        case "ignore": .ignoreHeaders
+        default: throw UsageError("unknown --http-cache policy '\(argument)' (use follow or ignore)")
+        }
+    }
+
     static func make(
         loader: Loader = .curl,
         dataCache: (any DataCaching)? = nil,

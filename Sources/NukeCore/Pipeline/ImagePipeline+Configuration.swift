@@ -29,12 +29,17 @@ extension ImagePipeline {
         /// What goes into ``dataCache``; see ``ImagePipeline/DataCachePolicy``. Default `.storeOriginalData`.
         public var dataCachePolicy = ImagePipeline.DataCachePolicy.storeOriginalData
 
-        /// Whether the disk cache follows the HTTP caching headers of responses (freshness, revalidation with
-        /// `304`, `no-store`, `stale-while-revalidate`, `stale-if-error`) or ignores them as Nuke does; see
-        /// ``ImagePipeline/HTTPCachePolicy``. Default ``ImagePipeline/HTTPCachePolicy/followHeaders``: it applies to
-        /// every `http(s)` load of a pipeline with a ``dataCache``. Per request, `reloadIgnoringCachedData` skips
-        /// the cache and `returnCacheDataDontLoad` serves what is stored, fresh or not.
-        public var httpCachePolicy = ImagePipeline.HTTPCachePolicy.followHeaders
+        /// Whether the disk cache follows the HTTP caching headers of responses or ignores them; see
+        /// ``ImagePipeline/HTTPCachePolicy``. Default ``ImagePipeline/HTTPCachePolicy/ignoreHeaders``, Nuke's
+        /// behaviour: what the disk cache holds is served until the cache evicts it, with no request, whatever the
+        /// server said. It keeps working offline, downloads each URL once over time, and lets a fleet's shared cache
+        /// answer without asking the origin. Choose ``ImagePipeline/HTTPCachePolicy/followHeaders`` (a private HTTP
+        /// cache: freshness, revalidation with `304`, `no-store`, `stale-while-revalidate`, `stale-if-error`) when
+        /// images change under the same URL and the server's headers say how long they stay valid, or when its
+        /// `no-store` must be honoured; it applies to every `http(s)` load of a pipeline with a ``dataCache``. With
+        /// either policy, per request, `reloadIgnoringCachedData` skips the cache and `returnCacheDataDontLoad` serves
+        /// what is stored, fresh or not.
+        public var httpCachePolicy = ImagePipeline.HTTPCachePolicy.ignoreHeaders
 
         /// Offline use: when a load that would revalidate a stale disk cache entry fails (a network error, or a
         /// status that isn't a 4xx), serve the stale entry anyway — past its `stale-if-error` window and even with

@@ -1,6 +1,11 @@
 extension ImagePipeline {
     /// Whether the disk cache follows the HTTP caching headers of the responses it stores; see
-    /// ``Configuration/httpCachePolicy``.
+    /// ``Configuration/httpCachePolicy``, whose default is ``ignoreHeaders`` (Nuke's behaviour).
+    ///
+    /// Choose ``ignoreHeaders`` when stored images should serve until evicted: apps that must work offline, images
+    /// whose URL changes when their content does (most CDNs and image hosts), caches shared by a fleet that should
+    /// answer without asking the origin. Choose ``followHeaders`` when images change under the same URL and the
+    /// origin's headers say how long they stay valid, or when `no-store` must be honoured.
     public enum HTTPCachePolicy: Sendable, Hashable {
         /// The rules of a private HTTP cache (RFC 9111): each original is stored with its response's validators
         /// and freshness (``HTTPCacheMetadata``); a fresh entry is served with no request; a stale one is
@@ -11,7 +16,10 @@ extension ImagePipeline {
         /// made from is stale they are made again from the revalidated original. Applies to `http(s)` loads;
         /// closure and `file:`/`data:` sources carry no headers and are fresh until evicted.
         case followHeaders
-        /// Nuke's behaviour: stored data is fresh until the cache evicts it, whatever the server said.
+        /// Nuke's behaviour and the default: stored data is fresh until the cache evicts it, whatever the server
+        /// said, so it is served with no request (also offline). Entries written under ``followHeaders`` are read
+        /// too (their body, without the metadata), and what is stored under this policy carries no metadata: under
+        /// ``followHeaders`` later, such an entry is fresh until evicted, like any entry without headers.
         case ignoreHeaders
     }
 }

@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "CacheRedis", targets: ["CacheRedis"]),
         .library(name: "LoaderCurl", targets: ["LoaderCurl"]),
         .library(name: "LoaderURLSession", targets: ["LoaderURLSession"]),
+        .library(name: "NukeServe", targets: ["NukeServe"]),
         .library(name: "Nuke", targets: ["Nuke"]),
         .executable(name: "nuke", targets: ["NukeCLI"]),
     ],
@@ -104,6 +105,10 @@ let package = Package(
             name: "CacheDiskTestWriter", dependencies: ["CacheDisk"], path: "Tests/CacheDiskTestWriter"),
         .testTarget(
             name: "CacheDiskTests", dependencies: ["CacheDisk", "NukeCore", "NukeTestKit", "CacheDiskTestWriter"]),
+        // `nuke serve`'s service without sockets: the imgproxy URL grammar, signing (HMAC-SHA256 on libcrypto), source
+        // policy, format negotiation and responses, over an ImagePipeline; a transport target serves it over HTTP.
+        .target(name: "NukeServe", dependencies: ["NukeCore", "CCrypto"]),
+        .testTarget(name: "NukeServeTests", dependencies: ["NukeServe", "NukeCore", "NukeTestKit"]),
         .testTarget(name: "LoaderCurlTests", dependencies: ["LoaderCurl", "NukeCore", "NukeTestKit"]),
         .testTarget(name: "LoaderURLSessionTests", dependencies: ["LoaderURLSession", "NukeCore", "NukeTestKit"]),
     ],

@@ -20,6 +20,7 @@ packages=(
     redis-server        # CacheRedisTests: real Redis servers started by the tests
     nginx-light         # IntegrationTests: interop test against a real nginx
     openssl             # IntegrationTests: self-signed certificate for the HTTPS/ALPN interop test
+    python3             # NukeServeTests: Python's hmac module signs URLs as an implementation independent of ours
 )
 
 # Only for the benchmark package (Benchmarks/), which compares against these libraries in-process:

@@ -120,9 +120,10 @@ final class Nuke13Delegate: ImagePipelineDelegate {
         // When an image larger than the limit loads
         let image = try await pipeline.image(for: backend.pngURL)
 
-        // Then it is not downscaled (there is no automatic downscaling, as since Nuke 13.0.3) and the limit reads nil
+        // Then it is not downscaled (there is no automatic downscaling, as since Nuke 13.0.3); the values read back
         #expect(image.width == SampleImages.width)
-        #expect(configuration.maximumDecodedImageSize == nil)
-        #expect(context.maximumDecodedImageSize == nil)
+        #expect(configuration.maximumDecodedImageSize == 16)
+        #expect(context.maximumDecodedImageSize == 16)
+        #expect(ImagePipeline.Configuration().maximumDecodedImageSize == nil)
     }
 }

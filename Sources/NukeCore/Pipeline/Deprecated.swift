@@ -29,21 +29,21 @@ extension ImageRequest.UserInfoKey {
 
 extension ImagePipeline.Configuration {
     /// Nuke 13.2's limit for automatic downscaling while decoding, which Nuke 13.0.3 turned into a no-op and
-    /// Nuke 14 removed. Has no effect: always reads `nil`, and setting it changes nothing. Limit the decoded
-    /// size per request with ``ImageRequest/thumbnail``.
+    /// Nuke 14 removed. As in Nuke 13.2, it has no effect: it reads back what was set (`nil` by default) and
+    /// nothing else reads it. Limit the decoded size per request with ``ImageRequest/thumbnail``.
     @available(*, deprecated, message: "Has no effect. Use `ImageRequest.thumbnail` to limit the decoded size.")
     public var maximumDecodedImageSize: Int? {
-        get { nil }
-        set {}
+        get { nuke13MaximumDecodedImageSize }
+        set { nuke13MaximumDecodedImageSize = newValue }
     }
 }
 
 extension ImageDecodingContext {
-    /// Nuke 13.2's decoded-size limit passed to decoders, a no-op since Nuke 13.0.3 and removed in Nuke 14.
-    /// Has no effect: always reads `nil`, and setting it changes nothing.
+    /// Nuke 13.2's decoded-size limit for decoders, a no-op since Nuke 13.0.3 and removed in Nuke 14. It reads
+    /// back what was set (`nil` by default, also in the contexts the pipeline makes) and nothing else reads it.
     @available(*, deprecated, message: "Has no effect. Use `request.thumbnail` to limit the decoded size.")
     public var maximumDecodedImageSize: Int? {
-        get { nil }
-        set {}
+        get { nuke13MaximumDecodedImageSize }
+        set { nuke13MaximumDecodedImageSize = newValue }
     }
 }

@@ -1,7 +1,7 @@
 // Nuke 13.2's spellings that Nuke's main branch (Nuke 14) removed, kept so that code written for the latest
 // release compiles unchanged. Each says what to use instead; see Porting.md for what of 13.2 can't be accepted.
 
-/// Nuke 13.2's name of ``ImagePipeline/Delegate-swift.protocol``; the same protocol.
+/// Nuke 13.2's name of ``ImagePipeline/Delegate``; the same protocol.
 @available(*, deprecated, renamed: "ImagePipeline.Delegate")
 public typealias ImagePipelineDelegate = ImagePipeline.Delegate
 

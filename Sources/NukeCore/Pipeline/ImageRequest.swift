@@ -260,7 +260,8 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         set { userInfo[.scaleKey] = newValue }
     }
 
-    /// `ImageRequest(resource: …, priority: …, processors: […], options: …, userInfo: […])` — Nuke's format.
+    /// `ImageRequest(resource: …, priority: …, processors: […], options: …, userInfo: […])` — Nuke's format. The
+    /// resource is the URL (`nil` for none), the `URLRequest`, or `<closure>` for a data or image closure.
     public var description: String {
         let resource =
             switch resource {

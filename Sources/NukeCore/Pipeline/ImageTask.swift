@@ -185,13 +185,13 @@ public final class ImageTask: Hashable, Identifiable, Sendable, CustomStringConv
     ///
     /// The cases are Nuke 13.2's, the latest release: code that switches over them exhaustively compiles
     /// unchanged. Nuke's main branch (Nuke 14) drops ``started`` in favour of
-    /// ``ImagePipeline/Delegate-swift.protocol/imageTaskDidStart(_:pipeline:)``, so a `switch` written for it
+    /// ``ImagePipeline/Delegate/imageTaskDidStart(_:pipeline:)``, so a `switch` written for it
     /// needs a `case .started: break` (or a `default`) here.
     public enum Event: Sendable {
         /// The pipeline started the task.
         ///
-        /// Sent only to ``ImagePipeline/Delegate-swift.protocol/imageTask(_:didReceiveEvent:pipeline:)``, right
-        /// after ``ImagePipeline/Delegate-swift.protocol/imageTaskDidStart(_:pipeline:)`` and before any other
+        /// Sent only to ``ImagePipeline/Delegate/imageTask(_:didReceiveEvent:pipeline:)``, right
+        /// after ``ImagePipeline/Delegate/imageTaskDidStart(_:pipeline:)`` and before any other
         /// event, as Nuke 13.2 sends it; never for a task cancelled before it started. ``ImageTask/events``
         /// (and so ``ImageTask/progress`` and ``ImageTask/previews``) never yields it, as in Nuke.
         case started

@@ -39,7 +39,7 @@ extension ImageTask {
             switch event {
             case .progress: return true
             case .finished: return false
-            case .preview: continue
+            case .started, .preview: continue
             }
         }
         return false

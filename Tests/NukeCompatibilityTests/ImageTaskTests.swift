@@ -51,6 +51,7 @@ import Testing
         pipeline.configuration.dataLoadingQueue.isSuspended = false
         for await event in events {
             switch event {
+            case .started: break
             case .progress(let value): progress.append(value)
             case .preview: break
             case .finished(let result): finished = result

@@ -12,6 +12,7 @@ import Testing
         var names: [String] = []
         for await event in events {
             switch event {
+            case .started: names.append("started")
             case let .progress(progress): names.append("progress \(progress)")
             case .preview: names.append("preview")
             case let .finished(.success(response)): names.append("finished \(String(describing: response.cacheType))")

@@ -43,7 +43,48 @@ import Testing
         } catch {
             #expect(error.isCancelled)  // `error` is an ImagePipeline.Error: typed throws.
         }
-        #expect(task.description.hasSuffix("state: failure(Image task was cancelled))"))
+        // Nuke's words for a cancelled task, also once it has finished with `.cancelled`.
+        #expect(
+            task.description == "ImageTask(id: \(task.taskId), priority: normal, progress: 0 / 0, state: cancelled)")
+        #expect(task.state == .cancelled)
+    }
+
+    @Test func descriptionOfAFailedTaskNamesTheError() async {
+        // Given a request the loader can't serve
+        let fixture = PipelineFixture()
+        fixture.loader.setError(for: Fixtures.url("a"), URLError(.notConnectedToInternet))
+        let task = fixture.pipeline.imageTask(with: Fixtures.url("a"))
+
+        // When it fails
+        _ = try? await task.image
+
+        // Then the state is Nuke's `failure(<error>)`, and cancelling afterwards changes nothing
+        guard case let .failure(error)? = task.status.result else {
+            Issue.record("expected a failure")
+            return
+        }
+        let expected = "ImageTask(id: \(task.taskId), priority: normal, progress: 0 / 0, state: failure(\(error)))"
+        #expect(task.description == expected)
+        task.cancel()
+        #expect(task.isCancelled)
+        #expect(task.description == expected)
+    }
+
+    @Test func descriptionOfARequestNamesItsSource() {
+        // Given requests of every source
+        let url = ImageRequest(url: Fixtures.url("a"), priority: .high)
+        let data = ImageRequest(id: "photo-1", data: { Data() })
+        let image = ImageRequest(id: "photo-2", image: { throw URLError(.fileDoesNotExist) })
+        let noURL = ImageRequest(url: nil)
+
+        // Then each reads as Nuke's: a closure source is `<closure>`, never its id
+        let tail = "processors: [], options: \(ImageRequest.Options()), userInfo: [:])"
+        #expect(
+            url.description == "ImageRequest(resource: \(Fixtures.url("a").absoluteString), priority: high, \(tail)")
+        #expect(data.description == "ImageRequest(resource: <closure>, priority: normal, \(tail)")
+        #expect(image.description == "ImageRequest(resource: <closure>, priority: normal, \(tail)")
+        #expect(noURL.description == "ImageRequest(resource: nil, priority: normal, \(tail)")
+        #expect(data.imageID == "photo-1")  // The id still keys the caches.
     }
 
     @Test func progressSequenceYieldsEveryUpdate() async throws {
@@ -67,6 +108,7 @@ import Testing
             func imageTask(_ task: ImageTask, didReceiveEvent event: ImageTask.Event, pipeline: ImagePipeline) {
                 let name =
                     switch event {
+                    case .started: "started"
                     case let .progress(value): "progress \(value.completed)"
                     case .preview: "preview"
                     case .finished: "finished"
@@ -95,7 +137,7 @@ import Testing
         _ = try await pipeline.imageTask(with: Fixtures.url("a")).image
         await pipeline.flush()  // The delegate hears `finished` on the pipeline's actor, after the awaiter resumes.
 
-        #expect(recorder.events.value == ["progress 10", "progress 20", "finished"])
+        #expect(recorder.events.value == ["started", "progress 10", "progress 20", "finished"])
         #expect(cache.cachedData(for: Fixtures.url("a").absoluteString) == Data("replaced".utf8))
     }
 

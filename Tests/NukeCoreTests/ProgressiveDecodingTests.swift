@@ -58,6 +58,7 @@ private struct BlockingPartialDecoder: ImageDecoding {
 
     private static func name(_ event: ImageTask.Event) -> String {
         switch event {
+        case .started: "started"
         case let .progress(progress): "progress \(progress)"
         case let .preview(response): "preview \(response.isPreview)"
         case let .finished(result): "finished \((try? result.get())?.isPreview == false)"

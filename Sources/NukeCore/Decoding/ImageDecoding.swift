@@ -85,6 +85,8 @@ public struct ImageDecodingContext: Sendable, CustomStringConvertible {
     /// How previews of partial data are made for this image (the delegate's choice), set in the contexts of
     /// partial data; `.incremental` in other contexts. Decoders may read it.
     public var previewPolicy: ImagePipeline.PreviewPolicy = .incremental
+    /// The value of Nuke 13.2's deprecated `maximumDecodedImageSize` (see `Deprecated.swift`), which nothing reads.
+    var nuke13MaximumDecodedImageSize: Int?
 
     /// The format sniffed from the first bytes of ``data``.
     public var type: AssetType? { AssetType(data) }

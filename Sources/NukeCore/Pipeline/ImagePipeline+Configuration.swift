@@ -135,6 +135,10 @@ extension ImagePipeline {
         /// to ``dataLoader`` like any other URL.
         public var isLocalResourcesSupportEnabled = true
 
+        /// The value of Nuke 13.2's deprecated `maximumDecodedImageSize` (see `Deprecated.swift`), which nothing
+        /// reads.
+        var nuke13MaximumDecodedImageSize: Int?
+
         /// Has no effect on Linux (there are no os_signpost intervals to emit). Default `false`.
         public static var isSignpostLoggingEnabled: Bool {
             get { signpostLogging.snapshot }

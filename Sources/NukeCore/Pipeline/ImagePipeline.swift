@@ -135,6 +135,8 @@ public final class ImagePipeline: Sendable {
         let latest = LockedValueBox(ImageTask.Progress(completed: 0, total: 0))
         return makeImageTask(request) { event in
             switch event {
+            case .started:
+                break  // Sent to the delegate only.
             case let .progress(value):
                 guard let progress else { return }
                 latest.withLock { $0 = value }

@@ -60,6 +60,14 @@ extension ImageRequest {
             self.target = .maxPixelSize(Float(maxPixelSize))
         }
 
+        /// Fits the image in a square of `maxPixelSize` pixels, keeping its aspect ratio: Nuke 13.2's spelling,
+        /// which takes a `Float`. Equal to ``init(maxPixelSize:)-(CGFloat)`` with the same number; a literal
+        /// picks the `CGFloat` initializer.
+        @_disfavoredOverload
+        public init(maxPixelSize: Float) {
+            self.target = .maxPixelSize(maxPixelSize)
+        }
+
         /// Scales the image to `size` (in `unit`) with the given content mode, keeping its aspect ratio.
         ///
         /// - Parameters:

@@ -207,7 +207,10 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         resource: Resource, processors: [any ImageProcessing], priority: Priority, options: Options,
         userInfo: [UserInfoKey: any Sendable]?
     ) {
-        self.storage = Storage(resource: resource, processors: processors, thumbnail: nil, userInfo: userInfo ?? [:])
+        // Nuke 13.2's `userInfo[.thumbnailKey]` sets the thumbnail when the request is made.
+        let thumbnail = userInfo?[.nuke13Thumbnail] as? ThumbnailOptions
+        self.storage = Storage(
+            resource: resource, processors: processors, thumbnail: thumbnail, userInfo: userInfo ?? [:])
         self.priority = priority
         self.options = options
     }
@@ -257,13 +260,14 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         set { userInfo[.scaleKey] = newValue }
     }
 
-    /// `ImageRequest(resource: …, priority: …, processors: […], options: …, userInfo: […])` — Nuke's format.
+    /// `ImageRequest(resource: …, priority: …, processors: […], options: …, userInfo: […])` — Nuke's format. The
+    /// resource is the URL (`nil` for none), the `URLRequest`, or `<closure>` for a data or image closure.
     public var description: String {
         let resource =
             switch resource {
             case let .url(url): url?.absoluteString ?? "nil"
             case let .urlRequest(request): "\(request)"
-            case let .closure(id, _), let .imageClosure(id, _): id
+            case .closure, .imageClosure: "<closure>"
             }
         return "ImageRequest(resource: \(resource), priority: \(priority), processors: \(processors), "
             + "options: \(options), userInfo: \(userInfo))"

@@ -182,7 +182,19 @@ public final class ImageTask: Hashable, Identifiable, Sendable, CustomStringConv
     // MARK: Events
 
     /// What happens to a task.
+    ///
+    /// The cases are Nuke 13.2's, the latest release: code that switches over them exhaustively compiles
+    /// unchanged. Nuke's main branch (Nuke 14) drops ``started`` in favour of
+    /// ``ImagePipeline/Delegate/imageTaskDidStart(_:pipeline:)``, so a `switch` written for it
+    /// needs a `case .started: break` (or a `default`) here.
     public enum Event: Sendable {
+        /// The pipeline started the task.
+        ///
+        /// Sent only to ``ImagePipeline/Delegate/imageTask(_:didReceiveEvent:pipeline:)``, right
+        /// after ``ImagePipeline/Delegate/imageTaskDidStart(_:pipeline:)`` and before any other
+        /// event, as Nuke 13.2 sends it; never for a task cancelled before it started. ``ImageTask/events``
+        /// (and so ``ImageTask/progress`` and ``ImageTask/previews``) never yields it, as in Nuke.
+        case started
         /// More data arrived.
         case progress(Progress)
         /// A preview of a partially downloaded image.
@@ -285,13 +297,18 @@ public final class ImageTask: Hashable, Identifiable, Sendable, CustomStringConv
 
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
-    /// `ImageTask(id: 1, priority: normal, progress: 10 / 100, state: running)`; the state is `running`,
-    /// `cancelled`, `success` or `failure(…)` — Nuke's format.
+    /// `ImageTask(id: 1, priority: normal, progress: 10 / 100, state: running)` — Nuke's format. The state is
+    /// `running`, `cancelled`, `success` or `failure(…)`.
+    ///
+    /// A cancelled task reads `cancelled`, as in Nuke 13.2 (and as Nuke 14's ``state`` reports it), also once
+    /// it has finished with ``ImagePipeline/Error/cancelled``; a task cancelled after it finished keeps the state
+    /// it finished with.
     public var description: String {
         let status = self.status
         let state =
             switch status.result {
             case nil: status.isCancelled ? "cancelled" : "running"
+            case .failure(.cancelled): "cancelled"
             case .success: "success"
             case let .failure(error): "failure(\(error))"
             }

@@ -75,6 +75,7 @@ extension ImageTask: PublicTask {
     func didStart(core: PipelineCore) {
         if core.hasCustomDelegate, let pipeline = core.pipeline {
             core.delegate.imageTaskDidStart(self, pipeline: pipeline)
+            core.delegate.imageTask(self, didReceiveEvent: .started, pipeline: pipeline)
         }
     }
 

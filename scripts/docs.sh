@@ -102,4 +102,5 @@ if [ "$warnings" -gt 0 ]; then
     echo "docs.sh: docc reported $warnings warning(s); fix them (see above)" >&2
     exit 1
 fi
-echo "== the documentation is in $PWD/$output/<Target>/ (static HTML: serve $output/, open /<Target>/documentation/<target>/)"
+echo "== the documentation is in $PWD/$output/<Target>/"
+echo "   static HTML for a web server: python3 -m http.server -d $output, then /<Target>/documentation/<target>/"

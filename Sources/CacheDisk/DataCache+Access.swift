@@ -11,7 +11,7 @@ extension DataCache {
         }
     }
 
-    /// The data stored for `key`, or `nil` (always for a key that is not cached: see ``filename(for:)``).
+    /// The data stored for `key`, or `nil` (always for a key that is not cached: see ``filename(for:)-method``).
     ///
     /// Sees staged changes first; otherwise reads the entry file and verifies its length, key and checksum. A
     /// damaged or expired entry is a miss and its file is removed in the background; so is another key's file at a

@@ -19,7 +19,7 @@ extension DataCache {
     ///   same file without copying). It is never the entry file itself: entry files start with a header that
     ///   holds the key and a checksum, and the copy is what keeps that integrity check without exposing it.
     /// - The file lives in the cache directory's `.datacache/files/` and has the entry's name
-    ///   (``filename(for:)``), so a name with an extension keeps it. It is written to a temporary file and renamed
+    ///   (``filename(for:)-method``), so a name with an extension keeps it. It is written to a temporary file and renamed
     ///   into place, under the directory lock shared with every process using the directory: a crash leaves the
     ///   copy complete or absent, never partial.
     /// - The copy is removed before its entry is replaced, removed, evicted, expired or found damaged, by any

@@ -111,8 +111,10 @@ public final class DataCache: DataCaching, Sendable {
     /// Opens (creating it if needed) a cache in a directory called `name` in the user's cache directory:
     /// `$XDG_CACHE_HOME/name` if `XDG_CACHE_HOME` is an absolute path, else `~/.cache/name`.
     ///
-    /// - Parameter filenameGenerator: names each key's file; the default is ``filename(for:)``, the SHA-256 of the
-    ///   key. See ``FilenameGenerator``.
+    /// - Parameters:
+    ///   - name: The directory's name: a single path component.
+    ///   - filenameGenerator: names each key's file; the default is ``filename(for:)-type.method``, the SHA-256 of
+    ///     the key. See ``FilenameGenerator``.
     /// - Throws: ``Error/invalidName(_:)`` unless `name` is a single path component; otherwise as
     ///   ``init(path:filenameGenerator:)``.
     public convenience init(
@@ -129,8 +131,10 @@ public final class DataCache: DataCaching, Sendable {
     /// Other instances, in this or other processes, may use the same directory at the same time; they should use
     /// the same `filenameGenerator`.
     ///
-    /// - Parameter filenameGenerator: names each key's file; the default is ``filename(for:)``, the SHA-256 of the
-    ///   key. See ``FilenameGenerator``.
+    /// - Parameters:
+    ///   - path: The cache's directory, a `file:` URL.
+    ///   - filenameGenerator: names each key's file; the default is ``filename(for:)-type.method``, the SHA-256 of
+    ///     the key. See ``FilenameGenerator``.
     /// - Throws: ``Error/notAFileURL(_:)``, ``Error/notADirectory(path:)`` if a file is in the way, or
     ///   ``Error/fileSystem(operation:path:errno:)`` if the directory cannot be created, locked or read.
     public convenience init(

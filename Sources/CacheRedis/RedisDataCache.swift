@@ -2,7 +2,7 @@ public import Foundation
 public import NukeCore
 internal import CXXHash
 
-/// A ``NukeCore/DataCaching`` on Redis (hiredis), for a cache shared by several processes or machines:
+/// A `DataCaching` on Redis (hiredis), for a cache shared by several processes or machines:
 ///
 /// ```swift
 /// let redis = try RedisDataCache(url: "redis://cache.internal:6379/0")
@@ -19,7 +19,7 @@ internal import CXXHash
 ///   prefixes share a server. **Values** carry the hash of their key and a checksum: a damaged value, or one that
 ///   belongs to another key or another program, is a miss, never wrong data.
 /// - **Read your writes.** Writes waiting in the queue are answered from memory, so a `cachedData(for:)` after a
-///   `storeData(_:for:)` or `removeData(for:)` sees it, as ``NukeCore/DataCaching`` requires — unless the write
+///   `storeData(_:for:)` or `removeData(for:)` sees it, as `DataCaching` requires — unless the write
 ///   is dropped (the queue was full, or the server failed), after which the key reads as Redis has it.
 /// - **Size** is Redis's business: its `maxmemory` and eviction policy decide what stays. On the first connection
 ///   to each server the cache reads `maxmemory-policy` and warns (``Configuration/logWarning``) when it would

@@ -5,7 +5,7 @@ public import NukeCore
     public import FoundationNetworking
 #endif
 
-/// A ``DataLoading`` on libcurl's multi interface: one multi handle per loader, driven by its own thread.
+/// A `DataLoading` on libcurl's multi interface: one multi handle per loader, driven by its own thread.
 ///
 /// ```swift
 /// let pipeline = ImagePipeline { $0.dataLoader = CurlDataLoader() }
@@ -25,7 +25,7 @@ public import NukeCore
 ///   answer to a conditional request the pipeline made) is a response: one empty chunk with it, then `completion(nil)`.
 ///   The loader sends no conditional headers of its own.
 /// - **Cancellation.** Once `cancel()` returns no callback starts — a cancelled load ends without `completion`
-///   (the ``DataLoading`` contract allows either). A callback already under way on the loader's thread when
+///   (the `DataLoading` contract allows either). A callback already under way on the loader's thread when
 ///   another thread cancels (a chunk, or the completion of a load that just finished) may still run;
 ///   cancelling from inside a callback is immediate. The transfer is removed from curl promptly and its
 ///   connection closed if it was mid-response.

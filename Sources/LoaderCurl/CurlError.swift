@@ -56,7 +56,7 @@ public enum CurlError: HTTPStatusCodeError, Sendable, Equatable, CustomStringCon
         return nil
     }
 
-    /// The HTTP status of ``unacceptableStatusCode(_:url:)``, else `nil` (``HTTPStatusCodeError``).
+    /// The HTTP status of ``unacceptableStatusCode(_:url:)``, else `nil` (`HTTPStatusCodeError`).
     public var httpStatusCode: Int? { statusCode }
 
     /// The curl result code of ``transferFailed(code:message:url:)``, else `nil`.

@@ -5,7 +5,7 @@ public import NukeCore
     public import FoundationNetworking
 #endif
 
-/// A ``DataLoading`` on Foundation's `URLSession` (FoundationNetworking on Linux), streaming each chunk through
+/// A `DataLoading` on Foundation's `URLSession` (FoundationNetworking on Linux), streaming each chunk through
 /// a session delegate.
 ///
 /// ```swift

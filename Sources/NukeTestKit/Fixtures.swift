@@ -11,9 +11,9 @@ public enum Fixtures {
     }
 
     /// An image of `width` × `height` pixels that are all `color` (premultiplied RGBA, stored verbatim).
-    /// ``PlatformImage/isOpaque`` is `true` when `color.a` is 255.
+    /// `PlatformImage.isOpaque` is `true` when `color.a` is 255.
     ///
-    /// - Precondition: The size is valid for ``PlatformImage`` (non-negative, within its pixel limit).
+    /// - Precondition: The size is valid for `PlatformImage` (non-negative, within its pixel limit).
     public static func solidImage(width: Int, height: Int, color: PlatformImage.RGBA) -> PlatformImage {
         precondition(width >= 0 && height >= 0, "Fixtures.solidImage: negative size \(width)×\(height)")
         var rgba: [UInt8] = []

@@ -1,7 +1,7 @@
 public import Foundation
 public import NukeCore
 
-/// An in-memory ``DataCaching`` that counts reads, writes and removals.
+/// An in-memory `DataCaching` that counts reads, writes and removals.
 ///
 /// Every method is synchronous: ``storeData(_:for:)`` has stored the data when it returns. Counts are per
 /// instance.

@@ -6,7 +6,7 @@ extension MockDataLoader {
         /// The scripted HTTP status code.
         public let statusCode: Int
 
-        /// ``statusCode`` (``HTTPStatusCodeError``).
+        /// ``statusCode`` (`HTTPStatusCodeError`).
         public var httpStatusCode: Int? { statusCode }
 
         /// Creates the error for `statusCode`.

@@ -4,7 +4,7 @@
 public import Foundation
 public import NukeCore
 
-/// A scripted ``DataLoading``.
+/// A scripted `DataLoading`.
 ///
 /// `loadData` returns at once and records the request; delivery happens later on a private serial queue,
 /// never inside `loadData`. The script for the request's URL is taken when the load starts:

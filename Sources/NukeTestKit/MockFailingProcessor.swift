@@ -1,7 +1,7 @@
 public import NukeCore
 
 /// A processor that always fails: ``process(_:)`` returns `nil`, so the default container processing throws
-/// ``ImageProcessingError/processingFailed``.
+/// `ImageProcessingError.processingFailed`.
 public struct MockFailingProcessor: ImageProcessing {
     /// The id given at creation.
     public let identifier: String

@@ -1,6 +1,6 @@
 public import NukeCore
 
-/// An in-memory ``ImageCaching`` without limits that counts reads and writes. Counts are per instance.
+/// An in-memory `ImageCaching` without limits that counts reads and writes. Counts are per instance.
 public final class MockImageCache: ImageCaching {
     private struct State {
         var images: [ImageCacheKey: ImageContainer] = [:]

@@ -4,8 +4,8 @@ public import NukeCore
 /// Decodes any non-empty data into a 1×1 image whose RGBA bytes are the first 4 bytes of the data (zero
 /// padded), so tests can tell images apart; counts decodes; can be told to fail.
 ///
-/// The bytes are stored verbatim as premultiplied RGBA. The container's ``ImageContainer/type`` is
-/// `AssetType(data)` and its ``ImageContainer/data`` is `nil`.
+/// The bytes are stored verbatim as premultiplied RGBA. The container's `ImageContainer.type` is
+/// `AssetType(data)` and its `ImageContainer.data` is `nil`.
 public struct MockImageDecoder: ImageDecoding {
     /// The errors the decoder throws.
     public enum Error: Swift.Error, Equatable, Sendable {
@@ -48,7 +48,7 @@ public struct MockImageDecoder: ImageDecoding {
         return ImageContainer(image: Self.image(from: data), type: AssetType(data))
     }
 
-    /// Counts the call under `"<name>.partial"`, then returns a preview (``ImageContainer/isPreview`` `true`)
+    /// Counts the call under `"<name>.partial"`, then returns a preview (`ImageContainer.isPreview` `true`)
     /// made like ``decode(_:)``'s image, or `nil` when `data` is empty or the decoder is failing.
     public func decodePartiallyDownloadedData(_ data: Data) -> ImageContainer? {
         counter?.increment("\(name).partial")

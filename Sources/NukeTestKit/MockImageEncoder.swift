@@ -1,7 +1,7 @@
 public import Foundation
 public import NukeCore
 
-/// An ``ImageEncoding`` that returns fixed data for any image and counts its calls.
+/// An `ImageEncoding` that returns fixed data for any image and counts its calls.
 public struct MockImageEncoder: ImageEncoding {
     /// The key under which ``encode(_:)`` calls are counted.
     public static let counterKey = "MockImageEncoder"

@@ -5,7 +5,7 @@ public import NukeCore
 /// It leaves the pixels unchanged. Equality and hashing use ``identifier`` only, so two processors with the
 /// same id but different counters share a cache key.
 public struct MockImageProcessor: ImageProcessing, Hashable {
-    /// The ``ImageContainer/userInfo`` key of the ids of the mock processors applied to a container, in the
+    /// The `ImageContainer.userInfo` key of the ids of the mock processors applied to a container, in the
     /// order they were applied (a `[String]`).
     public static let processorIDsKey: ImageContainer.UserInfoKey = "nuketestkit.processorIDs"
 

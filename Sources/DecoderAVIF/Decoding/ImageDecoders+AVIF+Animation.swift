@@ -2,8 +2,8 @@ public import Foundation
 public import NukeCore
 
 extension ImageDecoders.AVIF {
-    /// The images and timing of an AVIF file, usually the ``ImageContainer/data`` of an AVIF image sequence:
-    /// AVIF's ``ImageAnimation``. A still AVIF is an animation of one frame.
+    /// The images and timing of an AVIF file, usually the `ImageContainer.data` of an AVIF image sequence:
+    /// AVIF's `ImageAnimation`. A still AVIF is an animation of one frame.
     ///
     /// Creating an animation parses the container (no image is decoded): size, image count and each image's
     /// duration from the sequence's timing. Frames are decoded in order when asked for; an AV1 sequence's

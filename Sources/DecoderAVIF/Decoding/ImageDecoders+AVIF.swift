@@ -2,15 +2,15 @@ public import Foundation
 public import NukeCore
 
 extension ImageDecoders {
-    /// Decodes AVIF with libavif (AV1 decoded by dav1d or libaom) into a premultiplied RGBA ``PlatformImage``.
+    /// Decodes AVIF with libavif (AV1 decoded by dav1d or libaom) into a premultiplied RGBA `PlatformImage`.
     ///
     /// - 8-, 10- and 12-bit images, every YUV format, with or without alpha, converted to 8-bit premultiplied
-    ///   RGBA by libavif. Images without alpha are marked ``PlatformImage/isOpaque``.
+    ///   RGBA by libavif. Images without alpha are marked `PlatformImage.isOpaque`.
     /// - The `irot` (rotation) and `imir` (mirror) properties are applied, in that order, so the image is
     ///   shown as intended; EXIF and XMP orientation are ignored, as browsers do for AVIF.
     /// - Image sequences (animated AVIF, `avis`): the container holds the first image and keeps the data in
-    ///   ``ImageContainer/data``; ``Animation`` reads the frame count and durations and decodes any frame.
-    /// - AVIF can't be decoded at a reduced size: a ``ImageRequest/thumbnail`` request decodes the full image
+    ///   `ImageContainer.data`; ``Animation`` reads the frame count and durations and decodes any frame.
+    /// - AVIF can't be decoded at a reduced size: a `ImageRequest.thumbnail` request decodes the full image
     ///   and the pipeline resizes it.
     ///
     /// ## Safety

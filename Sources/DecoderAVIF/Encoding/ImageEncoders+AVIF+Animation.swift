@@ -4,7 +4,7 @@ public import NukeCore
 
 extension ImageEncoders.AVIF {
     /// Encodes every frame of `animation` — an animated GIF, WebP or AVIF sequence, on the shared
-    /// ``ImageAnimation`` model — as an AVIF image sequence (`avis`) with libavif's encoder, keeping each
+    /// `ImageAnimation` model — as an AVIF image sequence (`avis`) with libavif's encoder, keeping each
     /// frame's duration (in milliseconds).
     ///
     /// Frames are decoded one at a time, passed through `transform` (which must give every frame the same size)

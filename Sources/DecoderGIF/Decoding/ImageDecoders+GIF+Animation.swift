@@ -2,8 +2,8 @@ public import Foundation
 public import NukeCore
 
 extension ImageDecoders.GIF {
-    /// The frames and timing of a GIF file, usually the ``ImageContainer/data`` of a GIF: GIF's
-    /// ``ImageAnimation``.
+    /// The frames and timing of a GIF file, usually the `ImageContainer.data` of a GIF: GIF's
+    /// `ImageAnimation`.
     ///
     /// Creating an animation walks the file's records with giflib, skipping every frame's compressed data:
     /// it reads the logical screen, the frame count, the NETSCAPE2.0 loop count and the delays, and decodes no

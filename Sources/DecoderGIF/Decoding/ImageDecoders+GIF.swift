@@ -2,9 +2,9 @@ public import Foundation
 public import NukeCore
 
 extension ImageDecoders {
-    /// Decodes GIF with giflib into a premultiplied RGBA ``PlatformImage``: the first frame, composited on the
-    /// logical screen as a browser shows it. The container's ``ImageContainer/type`` is ``AssetType/gif`` and
-    /// it keeps the original data in ``ImageContainer/data`` (as Nuke does for GIF), from which ``Animation``
+    /// Decodes GIF with giflib into a premultiplied RGBA `PlatformImage`: the first frame, composited on the
+    /// logical screen as a browser shows it. The container's `ImageContainer.type` is `AssetType.gif` and
+    /// it keeps the original data in `ImageContainer.data` (as Nuke does for GIF), from which ``Animation``
     /// reads the frames, loop count and durations of an animated GIF.
     ///
     /// - GIF87a and GIF89a; global and local color tables; the transparent index of the graphic control
@@ -12,7 +12,7 @@ extension ImageDecoders {
     /// - Frames that extend past the logical screen are clipped to it. The area no frame has drawn is
     ///   transparent, and "restore to background" clears to transparent, as browsers do (the background
     ///   color index is ignored). Palette indices past the end of the color table draw opaque black.
-    /// - GIF can't be decoded at a reduced size: a ``ImageRequest/thumbnail`` request decodes the full first
+    /// - GIF can't be decoded at a reduced size: a `ImageRequest.thumbnail` request decodes the full first
     ///   frame and the pipeline resizes it.
     ///
     /// ## Safety

@@ -7,8 +7,8 @@ extension ImageDecoders.JPEG {
     ///
     /// Baseline (non-progressive) JPEGs produce no previews. A preview shows every completed scan (the first
     /// scan is usually a blocky DC-only image; later ones add detail), at the same size and orientation as
-    /// the final image, with ``ImageContainer/isPreview`` set and the number of completed scans in
-    /// ``ImageContainer/userInfo`` under ``ImageContainer/UserInfoKey/scanNumberKey``. Never throws:
+    /// the final image, with `ImageContainer.isPreview` set and the number of completed scans in
+    /// `ImageContainer.userInfo` under `ImageContainer.UserInfoKey.scanNumberKey`. Never throws:
     /// data that can't be decoded yet yields `nil`. Thread-safe; concurrent calls for the same image produce
     /// each scan count at most once.
     public func decodePartiallyDownloadedData(_ data: Data) -> ImageContainer? {

@@ -2,12 +2,12 @@ public import Foundation
 public import NukeCore
 
 extension ImageDecoders {
-    /// Decodes JPEG with libjpeg-turbo into a premultiplied RGBA ``PlatformImage`` (always opaque).
+    /// Decodes JPEG with libjpeg-turbo into a premultiplied RGBA `PlatformImage` (always opaque).
     ///
     /// - Baseline and progressive JPEG, grayscale, YCbCr/RGB and CMYK/YCCK (Adobe's inverted CMYK is
     ///   recognised by its APP14 marker).
     /// - The EXIF orientation (all eight values) is applied to the pixels, so the image is upright.
-    /// - Thumbnails: when the request asks for a ``ImageRequest/thumbnail``, the image is decoded with DCT
+    /// - Thumbnails: when the request asks for a `ImageRequest.thumbnail`, the image is decoded with DCT
     ///   scaling at the smallest of 1/8, 1/4 or 1/2 that still covers the thumbnail size, which is several
     ///   times faster than a full decode and uses a fraction of the memory. The result is at least as large
     ///   as the thumbnail; resizing to the exact size is left to the pipeline's processors.
@@ -46,7 +46,7 @@ extension ImageDecoders {
         }
 
         /// Returns a decoder with the given configuration if the context's data is JPEG (by its magic bytes,
-        /// never by the URL), or `nil`. The decoder honours the request's ``ImageRequest/thumbnail`` and scale.
+        /// never by the URL), or `nil`. The decoder honours the request's `ImageRequest.thumbnail` and scale.
         public init?(context: ImageDecodingContext, configuration: Configuration) {
             guard context.type == .jpeg else { return nil }
             self.configuration = configuration

@@ -2,14 +2,14 @@ public import Foundation
 public import NukeCore
 
 extension ImageDecoders {
-    /// Decodes PNG with libpng's simplified API into a premultiplied RGBA ``PlatformImage``.
+    /// Decodes PNG with libpng's simplified API into a premultiplied RGBA `PlatformImage`.
     ///
     /// Every colour type and bit depth is supported: grayscale (1, 2, 4, 8, 16 bits), RGB (8, 16),
     /// palette (1, 2, 4, 8) with or without `tRNS` transparency, gray + alpha, RGBA, colour-key `tRNS`, and
     /// Adam7 interlacing. 16-bit samples are reduced to 8 bits; the straight alpha of the file is
-    /// premultiplied. Images without alpha are marked ``PlatformImage/isOpaque``.
+    /// premultiplied. Images without alpha are marked `PlatformImage.isOpaque`.
     ///
-    /// PNG can't be decoded at a reduced size, so a ``ImageRequest/thumbnail`` request decodes the full
+    /// PNG can't be decoded at a reduced size, so a `ImageRequest.thumbnail` request decodes the full
     /// image and the pipeline resizes it.
     ///
     /// ## Safety

@@ -4,7 +4,7 @@ public import NukeCore
 extension ImageEncoders {
     /// Encodes images as 8-bit PNG with libpng's simplified API.
     ///
-    /// Opaque images (``PlatformImage/isOpaque``, or every alpha byte 255) are written as RGB, the others
+    /// Opaque images (`PlatformImage.isOpaque`, or every alpha byte 255) are written as RGB, the others
     /// as RGBA with straight alpha (the premultiplied pixels are converted back; colour under very low alpha
     /// loses precision, as with any premultiplied source). Returns `nil` for an empty image or if libpng
     /// fails. Thread-safe.

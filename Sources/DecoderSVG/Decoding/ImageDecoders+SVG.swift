@@ -6,21 +6,21 @@ public import NukeCore
 #endif
 
 extension ImageDecoders {
-    /// Renders SVG with librsvg and cairo into a premultiplied RGBA ``PlatformImage``.
+    /// Renders SVG with librsvg and cairo into a premultiplied RGBA `PlatformImage`.
     ///
     /// ## Size
     /// The render size is, in order:
-    /// 1. the request's ``ImageRequest/thumbnail``, fitted to the document's aspect ratio — scaling up as
+    /// 1. the request's `ImageRequest.thumbnail`, fitted to the document's aspect ratio — scaling up as
     ///    well as down, since a vector image has no fixed resolution (see
-    ///    ``ImageRequest/ThumbnailOptions/vectorPixelSize(width:height:scale:)``);
+    ///    `ImageRequest.ThumbnailOptions.vectorPixelSize(width:height:scale:)`);
     /// 2. otherwise the document's intrinsic size: its `width` and `height` in absolute units (px, in, cm,
     ///    mm, pt, pc at ``Configuration/dpi``), else its `viewBox` size (keeping the aspect ratio of the one
     ///    absolute dimension if only one is given), times the request's scale (the image's
-    ///    ``PlatformImage/scale`` is set to it);
+    ///    `PlatformImage.scale` is set to it);
     /// 3. otherwise ``Configuration/defaultSize`` (300×150, as browsers do).
     ///
     /// The document is fitted into that size as its `preserveAspectRatio` says. The container keeps the
-    /// original data in ``ImageContainer/data`` (a vector image can be rendered again at another size).
+    /// original data in `ImageContainer.data` (a vector image can be rendered again at another size).
     ///
     /// ## Safety
     /// - The decoder **never loads anything the document references**: it gives librsvg no base URL, and
@@ -58,7 +58,7 @@ extension ImageDecoders {
         }
 
         /// Returns a decoder with the given configuration if the context's data is SVG (see "Matching"), or
-        /// `nil`. The decoder renders at the request's ``ImageRequest/thumbnail`` size and scale.
+        /// `nil`. The decoder renders at the request's `ImageRequest.thumbnail` size and scale.
         public init?(context: ImageDecodingContext, configuration: Configuration) {
             guard Self.matches(context) else { return nil }
             self.configuration = configuration

@@ -2,8 +2,8 @@ public import Foundation
 public import NukeCore
 
 extension ImageDecoders.WebP {
-    /// The frames and timing of a WebP file, usually the ``ImageContainer/data`` of an animated WebP: WebP's
-    /// ``ImageAnimation``.
+    /// The frames and timing of a WebP file, usually the `ImageContainer.data` of an animated WebP: WebP's
+    /// `ImageAnimation`.
     ///
     /// Creating an animation reads only the container (libwebp's demuxer): canvas size, frame count, loop
     /// count and durations; it decodes no pixels. ``frame(at:)`` and ``forEachFrame(_:)`` decode frames

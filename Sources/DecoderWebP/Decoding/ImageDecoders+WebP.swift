@@ -2,13 +2,13 @@ public import Foundation
 public import NukeCore
 
 extension ImageDecoders {
-    /// Decodes WebP with libwebp into a premultiplied RGBA ``PlatformImage`` (libwebp premultiplies).
+    /// Decodes WebP with libwebp into a premultiplied RGBA `PlatformImage` (libwebp premultiplies).
     ///
     /// - Lossy (VP8), lossless (VP8L) and alpha (ALPH or lossless alpha).
     /// - Animated WebP: the container holds the first frame as its image and the original data in
-    ///   ``ImageContainer/data``; read the frame count, loop count and frame durations, or decode any frame,
+    ///   `ImageContainer.data`; read the frame count, loop count and frame durations, or decode any frame,
     ///   with ``Animation``.
-    /// - Thumbnails: a still image is decoded directly at the ``ImageRequest/thumbnail`` size with libwebp's
+    /// - Thumbnails: a still image is decoded directly at the `ImageRequest.thumbnail` size with libwebp's
     ///   scaler (an area-averaging filter), which is faster and uses less memory than a full decode.
     ///   Animated images are decoded at full size.
     /// - Progressive previews: ``decodePartiallyDownloadedData(_:)`` decodes the rows that have arrived with
@@ -44,7 +44,7 @@ extension ImageDecoders {
         }
 
         /// Returns a decoder with the given configuration if the context's data is WebP (by its magic bytes,
-        /// never by the URL), or `nil`. The decoder honours the request's ``ImageRequest/thumbnail`` and scale.
+        /// never by the URL), or `nil`. The decoder honours the request's `ImageRequest.thumbnail` and scale.
         public init?(context: ImageDecodingContext, configuration: Configuration) {
             guard context.type == .webp else { return nil }
             self.configuration = configuration

@@ -4,7 +4,7 @@ public import NukeCore
 
 extension ImageEncoders.WebP {
     /// Encodes every frame of `animation` — an animated GIF, WebP or AVIF sequence, on the shared
-    /// ``ImageAnimation`` model — as an animated WebP with libwebp's animation encoder, keeping each frame's
+    /// `ImageAnimation` model — as an animated WebP with libwebp's animation encoder, keeping each frame's
     /// duration and the loop count, so a transcoded animation keeps playing.
     ///
     /// Frames are decoded one at a time, passed through `transform` (for example the processors of a request,

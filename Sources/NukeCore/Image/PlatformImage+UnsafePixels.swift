@@ -16,9 +16,14 @@ extension PlatformImage {
     /// ```
     ///
     /// - Parameters:
+    ///   - width: The width in pixels; positive.
+    ///   - height: The height in pixels; positive.
+    ///   - scale: The image's ``scale``; positive and finite.
     ///   - isPremultiplied: Pass `false` when `initializer` writes straight (unassociated) alpha; the image
     ///     premultiplies it in place afterwards.
     ///   - isOpaque: The ``isOpaque`` hint of the result. Pass `true` only when every alpha byte is 255.
+    ///   - initializer: Writes the pixels, row by row with no padding (`width * 4` bytes a row), into the buffer
+    ///     it is given, which starts zeroed; called once, before the initializer returns.
     /// - Throws: ``PlatformImage/Error`` for invalid dimensions or scale, or the error `initializer` throws.
     public init(
         width: Int,

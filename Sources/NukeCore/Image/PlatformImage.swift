@@ -75,9 +75,12 @@ public struct PlatformImage: Sendable, Hashable {
     /// Creates an image from RGBA pixel data.
     ///
     /// - Parameters:
+    ///   - width: The width in pixels; positive.
+    ///   - height: The height in pixels; positive.
     ///   - bytesPerRow: The row stride of `rgba`; `nil` means tightly packed (`width * 4`).
     ///   - rgba: The pixels, row by row. It must hold at least `bytesPerRow * (height - 1) + width * 4` bytes;
     ///     extra bytes are ignored.
+    ///   - scale: The image's ``scale``; positive and finite.
     ///   - isPremultiplied: Pass `false` if the colour in `rgba` is not multiplied by alpha; the
     ///     initializer converts it.
     /// - Throws: ``PlatformImage/Error`` when the dimensions, stride or data length don't fit together.

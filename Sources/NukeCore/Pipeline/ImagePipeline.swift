@@ -122,8 +122,11 @@ public final class ImagePipeline: Sendable {
     /// ``Configuration/callbackQueue`` — also when the task is cancelled (with
     /// ``ImagePipeline/Error/cancelled``).
     ///
-    /// - Parameter progress: Called on the callback queue, never after `completion`: with `nil` and the byte
-    ///   counts as data arrives, and with each progressive preview (and the byte counts so far).
+    /// - Parameters:
+    ///   - request: The image to load.
+    ///   - progress: Called on the callback queue, never after `completion`: with `nil` and the byte counts as
+    ///     data arrives, and with each progressive preview (and the byte counts so far).
+    ///   - completion: Called once with the final image or the error.
     @discardableResult
     public func loadImage(
         with request: ImageRequest,
@@ -173,7 +176,11 @@ public final class ImagePipeline: Sendable {
     /// ``Configuration/callbackQueue``. Returns a handle that cancels the load (then `completion` gets
     /// ``ImagePipeline/Error/cancelled``).
     ///
-    /// - Parameter progress: Called on the callback queue as bytes arrive, never after `completion`.
+    /// - Parameters:
+    ///   - request: The image whose original bytes to load.
+    ///   - progress: Called on the callback queue as bytes arrive, never after `completion`.
+    ///   - completion: Called once with the bytes and the response (`nil` for a cache hit or a local
+    ///     resource), or the error.
     @discardableResult
     public func loadData(
         with request: ImageRequest,

@@ -118,8 +118,11 @@ extension ImageRequest {
         /// The pixel size of the thumbnail of a `width`×`height` pixel image, keeping the aspect ratio and
         /// never upscaling or producing a side smaller than one pixel.
         ///
-        /// - Parameter scale: Ignored, kept so existing callers compile: sizes are converted to pixels when
-        ///   the options are created (see ``ImageProcessingOptions/Unit/points``).
+        /// - Parameters:
+        ///   - width: The image's width in pixels.
+        ///   - height: The image's height in pixels.
+        ///   - scale: Ignored, kept so existing callers compile: sizes are converted to pixels when the options
+        ///     are created (see ``ImageProcessingOptions/Unit/points``).
         public func targetPixelSize(width: Int, height: Int, scale: Float = 1) -> (width: Int, height: Int) {
             guard width > 0, height > 0 else { return (width, height) }
             let factor = scaleFactor(width: Double(width), height: Double(height))

@@ -7,8 +7,11 @@ extension ImageRequest.ThumbnailOptions {
     /// at least one pixel. Returns `nil` when a dimension is not a positive finite number or the result
     /// doesn't fit in an `Int`.
     ///
-    /// - Parameter scale: Ignored, kept so existing callers compile: sizes are converted to pixels when the
-    ///   options are created (see ``ImageProcessingOptions/Unit/points``).
+    /// - Parameters:
+    ///   - width: The image's intrinsic width.
+    ///   - height: The image's intrinsic height.
+    ///   - scale: Ignored, kept so existing callers compile: sizes are converted to pixels when the options are
+    ///     created (see ``ImageProcessingOptions/Unit/points``).
     public func vectorPixelSize(width: Double, height: Double, scale: Float = 1) -> (width: Int, height: Int)? {
         guard width.isFinite, height.isFinite, width > 0, height > 0 else { return nil }
         let factor = scaleFactor(width: width, height: height)

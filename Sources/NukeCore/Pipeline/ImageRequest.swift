@@ -169,6 +169,10 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     ///   - id: Identifies the data: requests with the same `id` share the load, and caches use it as the key.
     ///   - data: Called at most once per load, off the caller's thread; cancelling the load cancels the
     ///     Swift task that runs it.
+    ///   - processors: Applied in order to the decoded image.
+    ///   - priority: The request's priority; see ``priority``.
+    ///   - options: How the request uses the caches; see ``Options-swift.struct``.
+    ///   - userInfo: Values for the request's ``userInfo``.
     public init(
         id: String,
         data: @escaping @Sendable () async throws -> Data,
@@ -190,6 +194,10 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     ///   - image: Called at most once per load, off the caller's thread; what it throws fails the request with
     ///     ``ImagePipeline/Error/dataLoadingFailed(error:)``. There are no original bytes, so
     ///     ``ImagePipeline/data(for:)-(ImageRequest)`` fails with ``ImagePipeline/Error/imageRequestMissing``.
+    ///   - processors: Applied in order to the decoded image.
+    ///   - priority: The request's priority; see ``priority``.
+    ///   - options: How the request uses the caches; see ``Options-swift.struct``.
+    ///   - userInfo: Values for the request's ``userInfo``.
     public init(
         id: String,
         image: @escaping @Sendable () async throws -> ImageContainer,

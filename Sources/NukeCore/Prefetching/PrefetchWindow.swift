@@ -2,8 +2,8 @@ public import Foundation
 
 /// Decides which items of a scrolling list to prefetch: those in a window ahead of the viewport, in the
 /// direction of the scroll. Platform-free: feed it scroll offsets and it reports which item indices entered and
-/// left the window, to pass to ``ImagePrefetcher/startPrefetching(with:)-(ImageRequest)`` and
-/// ``ImagePrefetcher/stopPrefetching(with:)-(ImageRequest)``.
+/// left the window, to pass to ``ImagePrefetcher/startPrefetching(with:)-([ImageRequest])`` and
+/// ``ImagePrefetcher/stopPrefetching(with:)-([ImageRequest])``.
 ///
 /// ```swift
 /// let window = PrefetchWindow(axis: .vertical) { rect in layout.indices(in: rect) }

@@ -56,8 +56,13 @@ public enum CorruptionSweep {
 
     /// Decodes every truncation of `sample` and `mutationCount` seeded mutations of it with `decoder`.
     ///
-    /// - Parameter decode: How to call the decoder; the default calls ``ImageDecoding/decode(_:)``. Pass
-    ///   a closure to sweep another entry point, e.g. progressive previews.
+    /// - Parameters:
+    ///   - decoder: The decoder under test; it is called from the calling thread only.
+    ///   - sample: A valid image of the decoder's format.
+    ///   - mutationCount: How many mutated copies of `sample` to decode, besides every truncation.
+    ///   - seed: Seeds the mutations, so a run is reproducible.
+    ///   - decode: How to call the decoder; the default calls `ImageDecoding.decode(_:)`. Pass a closure to sweep
+    ///     another entry point, e.g. progressive previews.
     public static func run(
         decoder: any ImageDecoding,
         sample: Data,

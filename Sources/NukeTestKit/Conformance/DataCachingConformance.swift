@@ -1,6 +1,6 @@
 public import NukeCore
 
-/// A conformance suite for ``NukeCore/DataCaching``: checks that a cache keeps the protocol's contract.
+/// A conformance suite for `DataCaching`: checks that a cache keeps the protocol's contract.
 ///
 /// Third parties run it against their own cache from their tests. Swift Testing can't export `@Test`s, so
 /// each check is an async function that throws a ``Failure`` describing the first violated expectation:

@@ -1,7 +1,7 @@
 public import Foundation
 public import NukeCore
 
-/// The conformance suite for ``DataLoading`` plugins: checks a loader against the protocol's contract over real
+/// The conformance suite for `DataLoading` plugins: checks a loader against the protocol's contract over real
 /// HTTP, using its own ``LoopbackHTTPServer`` on `127.0.0.1`.
 ///
 /// Run it from your own tests (Swift Testing `@Test`s can't be shared across packages, so each check is an

@@ -1,7 +1,7 @@
 public import Foundation
 public import NukeCore
 
-/// A conformance suite for ``NukeCore/ImageDecoding``: checks that a decoder plugin keeps the protocol's
+/// A conformance suite for `ImageDecoding`: checks that a decoder plugin keeps the protocol's
 /// contract — it decodes its samples to the right size, its factory matches its own format and declines
 /// unrelated data, and bad input gets an error or an image its header accounts for, never a crash, an absurd
 /// allocation or a made-up image:
@@ -68,7 +68,7 @@ public struct ImageDecodingConformance: Sendable {
         public var description: String { "ImageDecodingConformance.\(check): \(message)" }
     }
 
-    /// The decoder factory under test, as registered with ``NukeCore/ImageDecoderRegistry``.
+    /// The decoder factory under test, as registered with `ImageDecoderRegistry`.
     public let makeDecoder: @Sendable (ImageDecodingContext) -> (any ImageDecoding)?
     /// Valid files of the decoder's format.
     public let samples: [Sample]

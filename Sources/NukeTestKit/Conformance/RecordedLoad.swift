@@ -5,7 +5,7 @@ public import NukeCore
     public import FoundationNetworking
 #endif
 
-/// One load started on a ``DataLoading``, with every callback recorded and checked against the protocol's
+/// One load started on a `DataLoading`, with every callback recorded and checked against the protocol's
 /// contract as it happens.
 ///
 /// ```swift
@@ -58,6 +58,8 @@ public final class RecordedLoad: Sendable {
     /// Starts loading `request` on `loader` at once.
     ///
     /// - Parameters:
+    ///   - loader: The loader under test.
+    ///   - request: The request to load.
     ///   - storage: What to keep of the body (default: all of it).
     ///   - cancelsOnFirstChunk: Cancel the load from inside the first `didReceiveData` call.
     public init(

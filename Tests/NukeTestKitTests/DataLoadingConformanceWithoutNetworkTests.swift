@@ -16,9 +16,22 @@ struct DataLoadingConformanceWithoutNetworkTests {
         let statusCode: Int?
     }
 
+    /// A mistake an in-memory loader can make while it answers as seeded.
+    enum Defect {
+        /// Calls `completion` a second time after every success.
+        case completesTwice
+        /// Answers a scripted fault with a success.
+        case succeedsOnFaults
+    }
+
     /// Answers from a dictionary on a background queue: one chunk with a plain `URLResponse`, then completion.
     private final class InMemoryLoader: DataLoading {
         private let answers = LockedValueBox<[URL: DataLoadingConformance.ScriptedAnswer]>([:])
+        private let defect: Defect?
+
+        init(defect: Defect? = nil) {
+            self.defect = defect
+        }
 
         func store(_ answers: [URL: DataLoadingConformance.ScriptedAnswer]) {
             self.answers.withLock { $0 = answers }
@@ -41,7 +54,9 @@ struct DataLoadingConformanceWithoutNetworkTests {
                         didReceiveData(data, response)
                     }
                     completion(load.isCancelled ? CancellationError() : nil)
+                    if self.defect == .completesTwice { completion(nil) }
                 case let .status(code)?: completion(InMemoryError(statusCode: code))
+                case .fault? where self.defect == .succeedsOnFaults: completion(nil)
                 case .fault?, nil: completion(InMemoryError(statusCode: nil))
                 }
             }
@@ -115,6 +130,49 @@ struct DataLoadingConformanceWithoutNetworkTests {
         #expect(message.contains("received no request: `responseMetadata` needs a loader that speaks HTTP"))
         #expect(message.contains("`Check.withoutNetwork`"))
         #expect(bodies?.description.contains("must answer the suite's URLs as `scriptedAnswers` lists") == true)
+    }
+
+    @Test(arguments: [
+        (Defect.completesTwice, DataLoadingConformance.Check.completionCalledOnce, "completion called more than once"),
+        (.completesTwice, .bodies, "completion called more than once"),
+        (.succeedsOnFaults, .faults, "a faulty response completed successfully"),
+    ])
+    func aSeededLoaderWithADefectHearsOfTheDefectAlone(
+        defect: Defect, check: DataLoadingConformance.Check, named: String
+    ) async throws {
+        // Given an in-memory loader seeded with the suite's answers, with one defect
+        let loader = InMemoryLoader(defect: defect)
+        let suite = try Self.suite(loader)
+        loader.store(suite.scriptedAnswers)
+
+        // When running a check that the defect fails
+        let failure = await #expect(throws: DataLoadingConformance.Failure.self) { try await suite.run(check) }
+
+        // Then the message names the defect, without the hint about seeding (the seeding is not the cause)
+        let message = try #require(failure?.description)
+        #expect(message.contains(named))
+        #expect(!message.contains("received no request"))
+        #expect(!message.contains("scriptedAnswers"))
+        #expect(suite.server.requests.isEmpty)
+    }
+
+    @Test func aLoaderThatIgnoresTheSeedingHearsOfIt() async throws {
+        // Given an in-memory loader seeded with answers for another suite's server (another port): it answers none
+        // of this suite's URLs
+        let loader = InMemoryLoader()
+        let suite = try Self.suite(loader)
+        let other = try Self.suite(InMemoryLoader())
+        loader.store(other.scriptedAnswers)
+
+        // When running a check without network
+        let failure = await #expect(throws: DataLoadingConformance.Failure.self) {
+            try await suite.run(.concurrentTransfers)
+        }
+
+        // Then the message says the server received no request, and that the loader must answer as seeded
+        let message = try #require(failure?.description)
+        #expect(message.contains("concurrent transfers"))
+        #expect(message.contains("received no request: a loader that doesn't speak HTTP must answer the suite's URLs"))
     }
 
     @Test func aResponseThatIsNotHTTPIsNamed() async throws {

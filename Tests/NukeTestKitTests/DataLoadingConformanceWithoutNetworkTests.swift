@@ -43,25 +43,45 @@ struct DataLoadingConformanceWithoutNetworkTests {
             completion: @escaping @Sendable ((any Error)?) -> Void
         ) -> any Cancellable {
             let load = Load()
-            let answer = request.url.flatMap { url in answers.withLock { $0[url] } }
+            let url = request.url
+            let stored = url.flatMap { url in answers.withLock { $0[url] } }
+            let defect = self.defect
+            // The defects: a fault answered with an empty body; a second completion after a success.
+            let answer = defect == .succeedsOnFaults && stored == .fault ? .body(Data(), headers: [:]) : stored
+            let complete: @Sendable ((any Error)?) -> Void = { error in
+                completion(error ?? (load.isCancelled ? CancellationError() : nil))
+                if defect == .completesTwice, error == nil { completion(nil) }
+            }
             DispatchQueue.global().async {
-                guard !load.isCancelled else { return }
-                switch answer {
-                case let .body(data, _)?:
-                    if !data.isEmpty, let url = request.url {
-                        let response = URLResponse(
-                            url: url, mimeType: nil, expectedContentLength: data.count, textEncodingName: nil)
-                        didReceiveData(data, response)
-                    }
-                    completion(load.isCancelled ? CancellationError() : nil)
-                    if self.defect == .completesTwice { completion(nil) }
-                case let .status(code)?: completion(InMemoryError(statusCode: code))
-                case .fault? where self.defect == .succeedsOnFaults: completion(nil)
-                case .fault?, nil: completion(InMemoryError(statusCode: nil))
-                }
+                guard !load.isCancelled, let url else { return }
+                Self.deliver(answer, for: url, didReceiveData: didReceiveData, completion: complete)
             }
             return load
         }
+
+        // Plugins.md shows these lines (see `pluginsGuideShowsIt`).
+        // PLUGINS-SCRIPTED-ANSWER-BEGIN
+        /// Answers a load of `url` as `suite.scriptedAnswers` lists it (`nil`: a URL the checks don't load).
+        static func deliver(
+            _ answer: DataLoadingConformance.ScriptedAnswer?, for url: URL,
+            didReceiveData: @Sendable (Data, URLResponse) -> Void,
+            completion: @Sendable ((any Error)?) -> Void
+        ) {
+            switch answer {
+            case let .body(data, _)?:  // one chunk (none for an empty body), then success
+                if !data.isEmpty {
+                    let response = URLResponse(
+                        url: url, mimeType: nil, expectedContentLength: data.count, textEncodingName: nil)
+                    didReceiveData(data, response)
+                }
+                completion(nil)
+            case let .status(code)?:  // an error; `options.statusCode` can read the code back from it
+                completion(InMemoryError(statusCode: code))
+            case .fault?, nil:  // an error
+                completion(InMemoryError(statusCode: nil))
+            }
+        }
+        // PLUGINS-SCRIPTED-ANSWER-END
 
         private final class Load: Cancellable {
             private let cancelled = LockedValueBox(false)
@@ -97,9 +117,10 @@ struct DataLoadingConformanceWithoutNetworkTests {
     }
     // PLUGINS-WITHOUT-NETWORK-END
 
-    @Test func pluginsGuideShowsIt() throws {
+    @Test(arguments: ["PLUGINS-WITHOUT-NETWORK", "PLUGINS-SCRIPTED-ANSWER"])
+    func pluginsGuideShowsIt(marker: String) throws {
         let guide = try DocumentedSnippet.document("Plugins.md")
-        let snippet = try DocumentedSnippet.code("PLUGINS-WITHOUT-NETWORK")
+        let snippet = try DocumentedSnippet.code(marker)
         #expect(guide.contains("```swift\n\(snippet)\n```"))
     }
 

@@ -5,7 +5,8 @@
 // (redisCommandArgv); the reply type macros are plain integers.
 #if !__has_include(<hiredis/hiredis.h>)
 #error "CHiredis: <hiredis/hiredis.h> not found: install Debian's libhiredis-dev (scripts/setup.sh installs what the workspace needs)"
-#endif
+#else
 #include <hiredis/hiredis.h>
+#endif
 
 #endif

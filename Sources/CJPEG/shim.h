@@ -6,7 +6,8 @@
 #include <stdio.h>
 #if !__has_include(<jpeglib.h>)
 #error "CJPEG: <jpeglib.h> not found: install Debian's libjpeg62-turbo-dev (scripts/setup.sh installs what the workspace needs)"
-#endif
+#else
 #include <jpeglib.h>
+#endif
 
 #endif

@@ -5,7 +5,8 @@
 // include path.
 #if !__has_include(<curl/curl.h>)
 #error "CLibCurl: <curl/curl.h> not found: install Debian's libcurl4-openssl-dev (scripts/setup.sh installs what the workspace needs)"
-#endif
+#else
 #include <curl/curl.h>
+#endif
 
 #endif

@@ -5,7 +5,8 @@
 // into /usr/include/libpng16, with pngconf.h and pnglibconf.h beside it) on the default include path.
 #if !__has_include(<png.h>)
 #error "CPNG: <png.h> not found: install Debian's libpng-dev (scripts/setup.sh installs what the workspace needs)"
-#endif
+#else
 #include <png.h>
+#endif
 
 #endif

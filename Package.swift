@@ -21,6 +21,14 @@ let package = Package(
         .executable(name: "nuke", targets: ["NukeCLI"]),
     ],
     targets: [
+        // No system-library target has `pkgConfig`: SwiftPM reads the .pc file of every system-library target in the
+        // package graph, also of those an app doesn't link, and warns about each one it can't find ("you may be able
+        // to install libjpeg using your system-packager") in every build of every package that depends on this one
+        // (scripts/check-third-party-app.sh checks that an app linking a few plugins hears nothing). Debian's -dev
+        // packages put the headers on the default include path, each module.modulemap links its libraries by name,
+        // and each shim header that includes a library's header turns a missing one into one `#error` naming the
+        // Debian package. `providers` only documents that package.
+        //
         // The per-pixel loops of resize and blur, in C so that they stay fast in an app's debug build (see
         // Sources/CNukeKernels/include/CNukeKernels.h). Plain C, no library: NukeCore still links no C library.
         .target(name: "CNukeKernels"),
@@ -33,36 +41,37 @@ let package = Package(
                 "DecoderSVG", "DecoderGIF", "DecoderAVIF",
             ]),
         .executableTarget(name: "NukeCLI", dependencies: ["Nuke", "LoaderURLSession", "CacheRedis"]),
-        .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CLibCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CLibCurl"]),
         .target(name: "LoaderCurl", dependencies: ["NukeCore", "CLibCurl", "CCurlShim"]),
         .target(name: "LoaderURLSession", dependencies: ["NukeCore"]),
         .testTarget(name: "NukeCoreTests", dependencies: ["NukeCore", "NukeTestKit"]),
 
         // Codecs: each C library is a system-library target; CJPEGShim keeps libjpeg's setjmp/longjmp in C.
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CPNG", providers: [.apt(["libpng-dev"])]),
         .target(name: "DecoderPNG", dependencies: ["NukeCore", "CPNG"]),
         .testTarget(
             name: "DecoderPNGTests", dependencies: ["DecoderPNG", "NukeCore", "NukeTestKit"],
             resources: [.copy("Fixtures")]),
-        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
-        .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
+        .systemLibrary(name: "CJPEG", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        // Swift imports only CJPEGShim, so CJPEG's modulemap `link` never reaches the linker: the shim names libjpeg.
+        .target(name: "CJPEGShim", dependencies: ["CJPEG"], linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "DecoderJPEG", dependencies: ["NukeCore", "CJPEGShim"]),
         .testTarget(
             name: "DecoderJPEGTests", dependencies: ["DecoderJPEG", "NukeCore", "NukeTestKit"],
             resources: [.copy("Fixtures")]),
-        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
         .target(name: "DecoderWebP", dependencies: ["NukeCore", "CWebP"]),
         .testTarget(
             name: "DecoderWebPTests", dependencies: ["DecoderWebP", "NukeCore", "NukeTestKit"],
             resources: [.copy("Fixtures")]),
-        // No pkgConfig: librsvg's flags include -pthread (from GLib's gmodule), which SwiftPM prohibits in a
-        // dependency and warned about in every package using this one; CRSVG/shim.h declares what DecoderSVG calls.
+        // librsvg's pkg-config flags include -pthread (from GLib's gmodule), which SwiftPM prohibits in a dependency,
+        // and its headers need GLib's and cairo's include folders: CRSVG/shim.h declares what DecoderSVG calls.
         .systemLibrary(name: "CRSVG", providers: [.apt(["librsvg2-dev"])]),
         .target(name: "DecoderSVG", dependencies: ["NukeCore", "CRSVG"]),
         .testTarget(name: "DecoderSVGTests", dependencies: ["DecoderSVG", "NukeCore", "NukeTestKit"]),
-        // Debian's libgif-dev has no pkg-config file: CGIF links `gif` by name. CGIFShim reads record by record
-        // and composites frames in C.
+        // Debian's libgif-dev has no pkg-config file anyway. CGIFShim reads record by record and composites frames
+        // in C.
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         .target(name: "CGIFShim", dependencies: ["CGIF"]),
         .target(name: "DecoderGIF", dependencies: ["NukeCore", "CGIF", "CGIFShim"]),
@@ -70,8 +79,8 @@ let package = Package(
             name: "DecoderGIFTests", dependencies: ["DecoderGIF", "NukeCore", "NukeTestKit"],
             resources: [.copy("Fixtures")]),
         // libavif decodes AV1 with dav1d and encodes with libaom (Debian's build); CAVIFShim converts to
-        // premultiplied RGBA and applies irot/imir in C. No pkgConfig: libavif's flags include -DAVIF_DLL, which
-        // SwiftPM prohibits in a dependency (it only matters on Windows); CAVIF links `avif` by name.
+        // premultiplied RGBA and applies irot/imir in C. libavif's pkg-config flags include -DAVIF_DLL, which SwiftPM
+        // prohibits in a dependency (it only matters on Windows).
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         .target(name: "CAVIFShim", dependencies: ["CAVIF"]),
         .target(name: "DecoderAVIF", dependencies: ["NukeCore", "CAVIF", "CAVIFShim"]),
@@ -91,12 +100,11 @@ let package = Package(
         .testTarget(name: "NukeCompatibilityTests", dependencies: ["Nuke", "NukeTestKit"]),
         // Runs the built `nuke` binary; depending on the executable target makes `swift test` build it.
         .testTarget(name: "NukeCLITests", dependencies: ["NukeCLI", "Nuke", "NukeTestKit"]),
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
+        .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CXXHash", providers: [.apt(["libxxhash-dev"])]),
         .target(name: "CacheDisk", dependencies: ["NukeCore", "CCrypto", "CXXHash"]),
         // A cache shared by a fleet: Redis through hiredis (blocking API, a pool per server).
-        // No pkgConfig: hiredis's flags carry -D_FILE_OFFSET_BITS=64, which SwiftPM prohibits and warns about in every
-        // package using this one; CHiredis/shim.h includes <hiredis/hiredis.h> from the system include path.
+        // hiredis's pkg-config flags carry -D_FILE_OFFSET_BITS=64, which SwiftPM prohibits in a dependency.
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
         .target(name: "CacheRedis", dependencies: ["NukeCore", "CHiredis", "CXXHash"]),
         .testTarget(

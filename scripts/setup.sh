@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the workspace needs, if any are missing. Safe to run repeatedly.
-# The list grows with the plugins: each C library's -dev package, plus what the tests run against.
+# The list grows with the plugins: each C library's -dev package, plus what the tests run against. The root package
+# needs no pkg-config (see Package.swift); the benchmarks' does.
 set -euo pipefail
 
 packages=(
     libcurl4 # FoundationNetworking (URLRequest/URLResponse types) links it at run time
-    pkg-config          # SwiftPM reads the codec libraries' flags through it
     libpng-dev          # DecoderPNG (CPNG)
     libjpeg62-turbo-dev # DecoderJPEG (CJPEG, CJPEGShim)
     libwebp-dev         # DecoderWebP (CWebP: libwebp + libwebpdemux)
@@ -15,7 +15,7 @@ packages=(
     fonts-dejavu-core   # a font for the SVG text-rendering tests
     libssl-dev          # CacheDisk: SHA-256 file names (OpenSSL libcrypto, CCrypto)
     libxxhash-dev       # CacheDisk: XXH3 checksums of entries and journal records (CXXHash)
-    libcurl4-openssl-dev # LoaderCurl (CLibCurl, pkg-config libcurl); the OpenSSL flavour, not GnuTLS
+    libcurl4-openssl-dev # LoaderCurl (CLibCurl); the OpenSSL flavour, not GnuTLS
     libhiredis-dev      # CacheRedis (CHiredis): the Redis client library
     redis-server        # CacheRedisTests: real Redis servers started by the tests
     nginx-light         # IntegrationTests: interop test against a real nginx

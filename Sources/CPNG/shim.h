@@ -1,2 +1,12 @@
-// libpng's simplified API (png_image_*), which keeps its setjmp/longjmp inside libpng.
+#ifndef CPNG_SHIM_H
+#define CPNG_SHIM_H
+
+// libpng's simplified API (png_image_*), which keeps its setjmp/longjmp inside libpng. libpng-dev puts png.h (a link
+// into /usr/include/libpng16, with pngconf.h and pnglibconf.h beside it) on the default include path.
+#if !__has_include(<png.h>)
+#error "CPNG: <png.h> not found: install Debian's libpng-dev (scripts/setup.sh installs what the workspace needs)"
+#else
 #include <png.h>
+#endif
+
+#endif

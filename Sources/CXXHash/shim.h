@@ -4,6 +4,9 @@
 // xxHash, for the checksums that let CacheDisk detect torn or corrupted files.
 #include <stddef.h>
 #include <stdint.h>
+#if !__has_include(<xxhash.h>)
+#error "CXXHash: <xxhash.h> not found: install Debian's libxxhash-dev (scripts/setup.sh installs what the workspace needs)"
+#else
 #include <xxhash.h>
 
 #if defined(__x86_64__) || defined(_M_X64)
@@ -31,5 +34,6 @@ static inline uint64_t CXXHash_xxh3_64(const void *input, size_t length) {
     return XXH3_64bits(input, length);
 #endif
 }
+#endif
 
 #endif

@@ -19,6 +19,31 @@ import Testing
         #expect(guide.contains("```swift\n\(source)```"), "Plugins.md must show \(file) verbatim")
     }
 
+    /// Examples/ThirdPartyApp, a package built as a third-party app with default main-actor isolation, compiles the
+    /// same loader and decoder, and the checks Plugins.md shows (scripts/check-third-party-app.sh builds and runs it).
+    @Test(arguments: ["HeaderDataLoader.swift", "PPMDecoder.swift"])
+    func theThirdPartyAppCompilesTheSameExample(file: String) throws {
+        let root = Self.guideDirectory.deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let app = root.appendingPathComponent("Examples/ThirdPartyApp/Sources/ThirdPartyApp")
+        let copy = try String(contentsOf: app.appendingPathComponent(file), encoding: .utf8)
+        let source = try String(contentsOf: Self.guideDirectory.appendingPathComponent(file), encoding: .utf8)
+        #expect(copy == source, "Examples/ThirdPartyApp must compile Plugins.md's \(file)")
+    }
+
+    @Test(arguments: [
+        ("PLUGINS-DECODER-CHECK", "DecoderConformanceTests.swift"),
+        ("PLUGINS-TEST-PIPELINE", "AppPipelineTests.swift"),
+    ])
+    func pluginsGuideShowsTheThirdPartyAppsTests(marker: String, file: String) throws {
+        let root = Self.guideDirectory.deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let tests = root.appendingPathComponent("Examples/ThirdPartyApp/Tests/ThirdPartyAppTests")
+        let snippet = try DocumentedSnippet.code(marker, in: tests.appendingPathComponent(file).path)
+        let guide = try DocumentedSnippet.document("Plugins.md")
+        #expect(guide.contains("```swift\n\(snippet)\n```"), "Plugins.md must show \(marker) of \(file)")
+    }
+
     @Test(arguments: DataLoadingConformance.Check.allCases)
     func headerLoaderConforms(_ check: DataLoadingConformance.Check) async throws {
         let loader = HeaderDataLoader(base: CurlDataLoader(), headers: ["X-Api-Key": "secret"])

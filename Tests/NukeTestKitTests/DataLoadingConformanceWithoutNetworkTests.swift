@@ -16,9 +16,22 @@ struct DataLoadingConformanceWithoutNetworkTests {
         let statusCode: Int?
     }
 
+    /// A mistake an in-memory loader can make while it answers as seeded.
+    enum Defect {
+        /// Calls `completion` a second time after every success.
+        case completesTwice
+        /// Answers a scripted fault with a success.
+        case succeedsOnFaults
+    }
+
     /// Answers from a dictionary on a background queue: one chunk with a plain `URLResponse`, then completion.
     private final class InMemoryLoader: DataLoading {
         private let answers = LockedValueBox<[URL: DataLoadingConformance.ScriptedAnswer]>([:])
+        private let defect: Defect?
+
+        init(defect: Defect? = nil) {
+            self.defect = defect
+        }
 
         func store(_ answers: [URL: DataLoadingConformance.ScriptedAnswer]) {
             self.answers.withLock { $0 = answers }
@@ -30,23 +43,45 @@ struct DataLoadingConformanceWithoutNetworkTests {
             completion: @escaping @Sendable ((any Error)?) -> Void
         ) -> any Cancellable {
             let load = Load()
-            let answer = request.url.flatMap { url in answers.withLock { $0[url] } }
+            let url = request.url
+            let stored = url.flatMap { url in answers.withLock { $0[url] } }
+            let defect = self.defect
+            // The defects: a fault answered with an empty body; a second completion after a success.
+            let answer = defect == .succeedsOnFaults && stored == .fault ? .body(Data(), headers: [:]) : stored
+            let complete: @Sendable ((any Error)?) -> Void = { error in
+                completion(error ?? (load.isCancelled ? CancellationError() : nil))
+                if defect == .completesTwice, error == nil { completion(nil) }
+            }
             DispatchQueue.global().async {
-                guard !load.isCancelled else { return }
-                switch answer {
-                case let .body(data, _)?:
-                    if !data.isEmpty, let url = request.url {
-                        let response = URLResponse(
-                            url: url, mimeType: nil, expectedContentLength: data.count, textEncodingName: nil)
-                        didReceiveData(data, response)
-                    }
-                    completion(load.isCancelled ? CancellationError() : nil)
-                case let .status(code)?: completion(InMemoryError(statusCode: code))
-                case .fault?, nil: completion(InMemoryError(statusCode: nil))
-                }
+                guard !load.isCancelled, let url else { return }
+                Self.deliver(answer, for: url, didReceiveData: didReceiveData, completion: complete)
             }
             return load
         }
+
+        // Plugins.md shows these lines (see `pluginsGuideShowsIt`).
+        // PLUGINS-SCRIPTED-ANSWER-BEGIN
+        /// Answers a load of `url` as `suite.scriptedAnswers` lists it (`nil`: a URL the checks don't load).
+        static func deliver(
+            _ answer: DataLoadingConformance.ScriptedAnswer?, for url: URL,
+            didReceiveData: @Sendable (Data, URLResponse) -> Void,
+            completion: @Sendable ((any Error)?) -> Void
+        ) {
+            switch answer {
+            case let .body(data, _)?:  // one chunk (none for an empty body), then success
+                if !data.isEmpty {
+                    let response = URLResponse(
+                        url: url, mimeType: nil, expectedContentLength: data.count, textEncodingName: nil)
+                    didReceiveData(data, response)
+                }
+                completion(nil)
+            case let .status(code)?:  // an error; `options.statusCode` can read the code back from it
+                completion(InMemoryError(statusCode: code))
+            case .fault?, nil:  // an error
+                completion(InMemoryError(statusCode: nil))
+            }
+        }
+        // PLUGINS-SCRIPTED-ANSWER-END
 
         private final class Load: Cancellable {
             private let cancelled = LockedValueBox(false)
@@ -82,9 +117,10 @@ struct DataLoadingConformanceWithoutNetworkTests {
     }
     // PLUGINS-WITHOUT-NETWORK-END
 
-    @Test func pluginsGuideShowsIt() throws {
+    @Test(arguments: ["PLUGINS-WITHOUT-NETWORK", "PLUGINS-SCRIPTED-ANSWER"])
+    func pluginsGuideShowsIt(marker: String) throws {
         let guide = try DocumentedSnippet.document("Plugins.md")
-        let snippet = try DocumentedSnippet.code("PLUGINS-WITHOUT-NETWORK")
+        let snippet = try DocumentedSnippet.code(marker)
         #expect(guide.contains("```swift\n\(snippet)\n```"))
     }
 
@@ -115,6 +151,49 @@ struct DataLoadingConformanceWithoutNetworkTests {
         #expect(message.contains("received no request: `responseMetadata` needs a loader that speaks HTTP"))
         #expect(message.contains("`Check.withoutNetwork`"))
         #expect(bodies?.description.contains("must answer the suite's URLs as `scriptedAnswers` lists") == true)
+    }
+
+    @Test(arguments: [
+        (Defect.completesTwice, DataLoadingConformance.Check.completionCalledOnce, "completion called more than once"),
+        (.completesTwice, .bodies, "completion called more than once"),
+        (.succeedsOnFaults, .faults, "a faulty response completed successfully"),
+    ])
+    func aSeededLoaderWithADefectHearsOfTheDefectAlone(
+        defect: Defect, check: DataLoadingConformance.Check, named: String
+    ) async throws {
+        // Given an in-memory loader seeded with the suite's answers, with one defect
+        let loader = InMemoryLoader(defect: defect)
+        let suite = try Self.suite(loader)
+        loader.store(suite.scriptedAnswers)
+
+        // When running a check that the defect fails
+        let failure = await #expect(throws: DataLoadingConformance.Failure.self) { try await suite.run(check) }
+
+        // Then the message names the defect, without the hint about seeding (the seeding is not the cause)
+        let message = try #require(failure?.description)
+        #expect(message.contains(named))
+        #expect(!message.contains("received no request"))
+        #expect(!message.contains("scriptedAnswers"))
+        #expect(suite.server.requests.isEmpty)
+    }
+
+    @Test func aLoaderThatIgnoresTheSeedingHearsOfIt() async throws {
+        // Given an in-memory loader seeded with answers for another suite's server (another port): it answers none
+        // of this suite's URLs
+        let loader = InMemoryLoader()
+        let suite = try Self.suite(loader)
+        let other = try Self.suite(InMemoryLoader())
+        loader.store(other.scriptedAnswers)
+
+        // When running a check without network
+        let failure = await #expect(throws: DataLoadingConformance.Failure.self) {
+            try await suite.run(.concurrentTransfers)
+        }
+
+        // Then the message says the server received no request, and that the loader must answer as seeded
+        let message = try #require(failure?.description)
+        #expect(message.contains("concurrent transfers"))
+        #expect(message.contains("received no request: a loader that doesn't speak HTTP must answer the suite's URLs"))
     }
 
     @Test func aResponseThatIsNotHTTPIsNamed() async throws {

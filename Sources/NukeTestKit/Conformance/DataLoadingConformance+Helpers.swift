@@ -30,6 +30,29 @@ extension DataLoadingConformance {
         }
     }
 
+    /// Why `check` failed with no request reaching the suite's server, when that is the cause; `nil` when it isn't.
+    ///
+    /// A check that ``Check/requiresNetwork`` can't pass without HTTP. For the others, a loader that doesn't speak
+    /// HTTP fails when it doesn't answer the suite's URLs as ``scriptedAnswers`` lists (it wasn't seeded, or ignores
+    /// the seeding): one load of `/static`, whose scripted answer is ``Fixtures/staticBody``, tells. A loader that
+    /// answers it, or doesn't complete it within ``Options/timeout``, has a defect of its own, which the check's
+    /// failure already names.
+    func noRequestHint(for check: Check) async -> String? {
+        if check.requiresNetwork {
+            return "`\(check)` needs a loader that speaks HTTP to it; a loader that doesn't runs only "
+                + "`Check.withoutNetwork`"
+        }
+        let probe = load("/static")
+        do {
+            try await probe.waitForCompletion(timeout: options.timeout)
+        } catch {
+            probe.cancel()
+            return nil
+        }
+        guard !probe.succeeded || probe.data != Fixtures.staticBody else { return nil }
+        return "a loader that doesn't speak HTTP must answer the suite's URLs as `scriptedAnswers` lists"
+    }
+
     func waitForAbortedResponses(_ count: Int, _ what: String) async throws {
         do {
             try await server.waitUntil("the client to close the connection", timeout: options.timeout) {

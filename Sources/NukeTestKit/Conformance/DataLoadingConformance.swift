@@ -108,9 +108,9 @@ public struct DataLoadingConformance: Sendable {
         /// ``DataLoadingConformance/script(_:)``).
         case notModified
 
-        /// `true` for checks that need a loader that really speaks HTTP to the suite's server on `127.0.0.1`
-        /// (response metadata, compression, streaming, cancellation mid-transfer, redirects, timeouts, large
-        /// bodies, request fidelity). The others (``withoutNetwork``) only need the loader to answer the suite's
+        /// `true` for the nine checks that need a loader that really speaks HTTP to the suite's server on
+        /// `127.0.0.1` (response metadata, compression, streaming, cancellation mid-transfer, redirects, timeouts,
+        /// large bodies, request fidelity, `304 Not Modified`). The other six (``withoutNetwork``) only need the loader to answer the suite's
         /// URLs as listed in ``DataLoadingConformance/scriptedAnswers``, so a loader that doesn't speak HTTP (one
         /// that reads memory, a database or an archive) can pass them.
         public var requiresNetwork: Bool {
@@ -155,16 +155,15 @@ public struct DataLoadingConformance: Sendable {
     /// Runs one check.
     ///
     /// - Throws: ``Failure`` describing the first problem found. When the suite's server has received no request
-    ///   at all, the failure also says so and names what a loader that doesn't speak HTTP should run instead.
+    ///   at all and that is the cause, the failure also says so: for a check that ``Check/requiresNetwork``, that
+    ///   a loader that doesn't speak HTTP runs only ``Check/withoutNetwork``; for one of those, that the loader must
+    ///   answer the suite's URLs as ``scriptedAnswers`` lists — said only when it doesn't (one more load of
+    ///   `/static` tells), so a correctly seeded loader's failure names its defect alone.
     public func run(_ check: Check) async throws {
         do {
             try await runChecking(check)
         } catch let failure as Failure where server.requests.isEmpty {
-            let hint =
-                check.requiresNetwork
-                ? "`\(check)` needs a loader that speaks HTTP to it; a loader that doesn't runs only "
-                    + "`Check.withoutNetwork`"
-                : "a loader that doesn't speak HTTP must answer the suite's URLs as `scriptedAnswers` lists"
+            guard let hint = await noRequestHint(for: check) else { throw failure }
             throw Failure(
                 "\(failure.description) (the suite's server at \(server.url("/")) received no request: \(hint))")
         }

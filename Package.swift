@@ -116,7 +116,11 @@ let package = Package(
         // `nuke serve`'s service without sockets: the imgproxy URL grammar, signing (HMAC-SHA256 on libcrypto), source
         // policy, format negotiation and responses, over an ImagePipeline; a transport target serves it over HTTP.
         .target(name: "NukeServe", dependencies: ["NukeCore", "CCrypto"]),
-        .testTarget(name: "NukeServeTests", dependencies: ["NukeServe", "NukeCore", "NukeTestKit"]),
+        .testTarget(
+            name: "NukeServeTests",
+            dependencies: [
+                "NukeServe", "NukeCore", "NukeTestKit", "LoaderCurl", "DecoderPNG", "DecoderJPEG", "DecoderWebP",
+            ]),
         .testTarget(name: "LoaderCurlTests", dependencies: ["LoaderCurl", "NukeCore", "NukeTestKit"]),
         .testTarget(name: "LoaderURLSessionTests", dependencies: ["LoaderURLSession", "NukeCore", "NukeTestKit"]),
     ],

@@ -1,3 +1,4 @@
+import Foundation
 import NukeServe
 import Testing
 
@@ -39,8 +40,8 @@ import Testing
     @Test func tagsFollowWhatDecidesTheBytes() throws {
         var options = ProcessingOptions()
         options.width = 100
-        let base = ResultETag.make(
-            source: "https://h/a.jpg", sourceValidator: "\"v1\"", options: options, format: .webp)
+        let body = Data([1, 2, 3])
+        let base = ResultETag.make(source: "https://h/a.jpg", options: options, format: .webp, body: body)
         var spelledOtherwise = try ProcessingURL(path: "/_/width:100/rt:fit/plain/https://h/a.jpg").options
         spelledOtherwise.format = nil
         var wider = options
@@ -48,24 +49,12 @@ import Testing
 
         #expect(base.hasPrefix("\"") && base.hasSuffix("\"") && base.count == 34)
         #expect(
-            base
-                == ResultETag.make(
-                    source: "https://h/a.jpg", sourceValidator: "\"v1\"", options: spelledOtherwise, format: .webp))
+            base == ResultETag.make(source: "https://h/a.jpg", options: spelledOtherwise, format: .webp, body: body))
         #expect(
-            base
-                != ResultETag.make(
-                    source: "https://h/a.jpg", sourceValidator: "\"v2\"", options: options, format: .webp))
-        #expect(
-            base
-                != ResultETag.make(
-                    source: "https://h/b.jpg", sourceValidator: "\"v1\"", options: options, format: .webp))
-        #expect(
-            base != ResultETag.make(source: "https://h/a.jpg", sourceValidator: "\"v1\"", options: wider, format: .webp)
-        )
-        #expect(
-            base
-                != ResultETag.make(source: "https://h/a.jpg", sourceValidator: "\"v1\"", options: options, format: .png)
-        )
+            base != ResultETag.make(source: "https://h/a.jpg", options: options, format: .webp, body: Data([1, 2])))
+        #expect(base != ResultETag.make(source: "https://h/b.jpg", options: options, format: .webp, body: body))
+        #expect(base != ResultETag.make(source: "https://h/a.jpg", options: wider, format: .webp, body: body))
+        #expect(base != ResultETag.make(source: "https://h/a.jpg", options: options, format: .png, body: body))
     }
 
     @Test func ifNoneMatchUsesTheWeakComparison() {

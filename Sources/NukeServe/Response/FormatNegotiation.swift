@@ -27,13 +27,19 @@ public enum FormatNegotiation {
         available: Set<OutputFormat>
     ) -> Choice {
         if let requested { return Choice(format: requested, dependsOnAccept: false) }
-        let accepted = acceptedImageTypes(accept)
-        for format in [OutputFormat.avif, .webp] where available.contains(format) && accepted.contains(format.mimeType)
-        {
-            return Choice(format: format, dependsOnAccept: true)
+        if let preferred = preferred(accept: accept, available: available) {
+            return Choice(format: preferred, dependsOnAccept: true)
         }
         let own = source.flatMap { available.contains($0) ? $0 : nil } ?? fallback
         return Choice(format: own, dependsOnAccept: true)
+    }
+
+    /// AVIF, then WebP, when `accept` names them (not through a wildcard) with a non-zero quality and an encoder is
+    /// available; `nil` when neither is: then the source's own format is used. Known before the source is, so it
+    /// can key a result.
+    public static func preferred(accept: String?, available: Set<OutputFormat>) -> OutputFormat? {
+        let accepted = acceptedImageTypes(accept)
+        return [OutputFormat.avif, .webp].first { available.contains($0) && accepted.contains($0.mimeType) }
     }
 
     /// The media types an `Accept` header names explicitly with a quality above zero, lowercased

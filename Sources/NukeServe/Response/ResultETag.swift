@@ -1,16 +1,14 @@
-import Foundation
+public import Foundation
 
 /// The strong entity tag of a result, and `If-None-Match` matching.
 public enum ResultETag {
-    /// A strong `ETag` (quoted) derived from what decides the result's bytes: the source URL, the source's own
-    /// validator when the origin sent one (its `ETag`, else `Last-Modified`), the options in canonical form and the
-    /// output format. Equal inputs give equal tags, across instances and restarts.
-    public static func make(
-        source: String, sourceValidator: String?, options: ProcessingOptions, format: OutputFormat
-    ) -> String {
-        let identity = [source, sourceValidator ?? "", options.canonicalDescription, format.rawValue]
-            .joined(separator: "\n")
-        let digest = HMACSHA256.sha256(Array(identity.utf8)).prefix(16)
+    /// A strong `ETag` (quoted) derived from the source's identity (its URL), the options in canonical form, the
+    /// output format, and a digest of the encoded bytes, so a source that changes under its URL gets a new tag while
+    /// equal results get equal tags across instances and restarts.
+    public static func make(source: String, options: ProcessingOptions, format: OutputFormat, body: Data) -> String {
+        var identity = Array([source, options.canonicalDescription, format.rawValue, ""].joined(separator: "\n").utf8)
+        identity += HMACSHA256.sha256([UInt8](body))
+        let digest = HMACSHA256.sha256(identity).prefix(16)
         return "\"" + digest.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() + "\""
     }
 

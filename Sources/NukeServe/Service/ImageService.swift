@@ -1,0 +1,205 @@
+import Foundation
+public import NukeCore
+
+/// Turns requests in imgproxy's URL format into images, through an ``ImagePipeline``: the service of `nuke serve`,
+/// with no sockets (a transport calls ``respond(to:)``).
+///
+/// For each request: `GET`/`HEAD` only; `/health` and `/metrics` (Prometheus text); otherwise the path is parsed
+/// (``ProcessingURL``), its signature checked (``URLSigner``), its source checked (``SourcePolicy``), and the result
+/// served from memory, joined while another request makes it, or made — loaded, decoded and processed by the
+/// pipeline (``ServeProcessor``; the pipeline coalesces and caches sources), encoded in the format the URL names or
+/// `Accept` prefers (``FormatNegotiation``). Successful responses carry `Content-Type`, `Cache-Control: public,
+/// max-age`, a strong `ETag` (``ResultETag``; `If-None-Match` gets `304`) and `Vary: Accept` when `Accept` chose the
+/// format; errors are short plain-text bodies with their status (``ServeError``) and no `Cache-Control`.
+public final class ImageService: ServeHandler {
+    /// The pipeline that loads, decodes and processes sources.
+    public let pipeline: ImagePipeline
+    /// The configuration.
+    public let configuration: Configuration
+    private let results: ResultCache
+    private let gate: WorkGate
+    private let metrics = ServeMetrics()
+    private let available: Set<OutputFormat>
+
+    /// Makes a service over `pipeline`.
+    public init(pipeline: ImagePipeline, configuration: Configuration) {
+        self.pipeline = pipeline
+        self.configuration = configuration
+        results = ResultCache(costLimit: configuration.resultCacheCostLimit)
+        gate = WorkGate(workers: configuration.workers, queueLimit: configuration.queueLimit)
+        available = Set(configuration.encoders.keys)
+    }
+
+    /// Requests answered so far with `status`.
+    public func responseCount(status: Int) -> Int {
+        metrics.count(status: status)
+    }
+
+    /// The metrics as Prometheus text, as `/metrics` serves them.
+    public var metricsText: String {
+        metrics.render(pipeline: pipeline.statistics, gate: gate.load, cache: results.usage)
+    }
+
+    public func respond(to request: ServeRequest) async -> ServeResponse {
+        let start = ContinuousClock.now
+        metrics.requestStarted()
+        let response = await answer(request)
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        metrics.requestFinished(status: response.status, seconds: seconds)
+        if let log = configuration.log {
+            let path = request.path.count > 300 ? request.path.prefix(300) + "…" : Substring(request.path)
+            log(
+                "\(request.remoteAddress ?? "-") \(request.method) \(path) \(response.status) \(response.body.count) "
+                    + String(format: "%.1fms", seconds * 1000))
+        }
+        return response
+    }
+
+    private func answer(_ request: ServeRequest) async -> ServeResponse {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            var response = Self.errorResponse(ServeError(.methodNotAllowed, "only GET and HEAD are allowed"))
+            response.headers.append(("Allow", "GET, HEAD"))
+            return response
+        }
+        switch request.path {
+        case "/health":
+            return ServeResponse(
+                status: 200, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")],
+                body: Data("ok\n".utf8))
+        case "/metrics":
+            return ServeResponse(
+                status: 200,
+                headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
+                body: Data(metricsText.utf8))
+        default:
+            do {
+                return try await image(for: request)
+            } catch {
+                return Self.errorResponse(error)
+            }
+        }
+    }
+
+    private func image(for request: ServeRequest) async throws(ServeError) -> ServeResponse {
+        let url = try ProcessingURL(path: request.path)
+        if let signer = configuration.signer, !signer.isValid(url.signature, for: url.signedPath) {
+            throw ServeError(.forbidden, "invalid signature")
+        }
+        let location = try configuration.sources.locate(url.source)
+        if let format = url.options.format, !available.contains(format) {
+            throw ServeError(.unsupportedFormat, "the service has no \(format.fileExtension) encoder")
+        }
+        let preferred =
+            url.options.format ?? FormatNegotiation.preferred(accept: request.header("accept"), available: available)
+        let processor = ServeProcessor(
+            options: url.options, maximumResultDimension: configuration.maximumResultDimension)
+        let key = [
+            url.source, processor.options.canonicalDescription, "q:\(url.options.quality ?? 0)",
+            url.options.format.map { "f:\($0.rawValue)" } ?? "a:\(preferred?.rawValue ?? "source")",
+        ]
+        .joined(separator: "|")
+
+        let accept = request.header("accept")
+        let (outcome, source) = await results.result(for: key) {
+            let made = await self.gate.run {
+                await self.make(url: url, location: location, processor: processor, accept: accept)
+            }
+            return made ?? .failure(ServeError(.tooManyRequests, "the server is busy: the work queue is full"))
+        }
+        metrics.resultObtained(source)
+        let result = try outcome.get()
+
+        var headers: [(name: String, value: String)] = [
+            ("Content-Type", result.format.mimeType), ("Cache-Control", "public, max-age=\(configuration.timeToLive)"),
+            ("ETag", result.etag),
+        ]
+        if result.variesByAccept { headers.append(("Vary", "Accept")) }
+        if let ifNoneMatch = request.header("if-none-match"),
+            ResultETag.matches(ifNoneMatch: ifNoneMatch, etag: result.etag)
+        {
+            return ServeResponse(status: 304, headers: headers.filter { $0.name != "Content-Type" })
+        }
+        return ServeResponse(status: 200, headers: headers, body: result.body)
+    }
+
+    /// Loads, decodes and processes the source through the pipeline, then encodes the result.
+    private func make(
+        url: ProcessingURL, location: SourcePolicy.Location, processor: ServeProcessor, accept: String?
+    ) async -> Result<ServeResult, ServeError> {
+        let sourceURL: URL =
+            switch location {
+            case let .remote(url): url
+            case let .local(file): file
+            }
+        let request = ImageRequest(url: sourceURL, processors: processor.isIdentity ? [] : [processor])
+        let response: ImageResponse
+        switch await load(request, source: url.source) {
+        case let .success(value): response = value
+        case let .failure(error): return .failure(error)
+        }
+        let image = response.container.image
+        let sourceFormat = response.container.type.flatMap(OutputFormat.init(assetType:))
+        let choice = FormatNegotiation.choose(
+            requested: url.options.format, accept: accept, source: sourceFormat,
+            fallback: image.isOpaque ? .jpeg : .png, available: available)
+        guard let makeEncoder = configuration.encoders[choice.format] else {
+            return .failure(ServeError(.unsupportedFormat, "the service has no \(choice.format.fileExtension) encoder"))
+        }
+        let quality = url.options.quality ?? configuration.defaultQuality
+        guard let body = makeEncoder(quality).encode(image), !body.isEmpty else {
+            return .failure(ServeError(.internalError, "encoding the result as \(choice.format.fileExtension) failed"))
+        }
+        let etag = ResultETag.make(source: url.source, options: processor.options, format: choice.format, body: body)
+        return .success(
+            ServeResult(body: body, format: choice.format, etag: etag, variesByAccept: choice.dependsOnAccept))
+    }
+
+    /// The pipeline's response for `request`, or `504` once ``Configuration/sourceTimeout`` has passed (the task is
+    /// cancelled then).
+    private func load(_ request: ImageRequest, source: String) async -> Result<ImageResponse, ServeError> {
+        let task = pipeline.imageTask(with: request)
+        let timeout = configuration.sourceTimeout
+        return await withTaskGroup(of: Result<ImageResponse, ServeError>?.self) { group in
+            group.addTask {
+                do {
+                    return .success(try await task.response)
+                } catch let error as ImagePipeline.Error {
+                    return .failure(ServeError(error, source: source))
+                } catch {
+                    return .failure(ServeError(.internalError, "loading \(source.prefix(120)) failed: \(error)"))
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(timeout))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            guard let first else {
+                task.cancel()
+                return .failure(ServeError(.timeout, "loading \(source.prefix(120)) took longer than \(timeout) s"))
+            }
+            return first
+        }
+    }
+
+    private static func errorResponse(_ error: ServeError) -> ServeResponse {
+        ServeResponse(
+            status: error.status, headers: [("Content-Type", "text/plain; charset=utf-8")],
+            body: Data((error.message + "\n").utf8))
+    }
+}
+
+extension OutputFormat {
+    /// The output format of an asset type the service also encodes, or `nil`.
+    init?(assetType: AssetType) {
+        switch assetType {
+        case .jpeg: self = .jpeg
+        case .png: self = .png
+        case .webp: self = .webp
+        case .avif: self = .avif
+        default: return nil
+        }
+    }
+}

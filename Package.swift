@@ -40,7 +40,7 @@ let package = Package(
                 "NukeCore", "LoaderCurl", "LoaderURLSession", "CacheDisk", "DecoderPNG", "DecoderJPEG", "DecoderWebP",
                 "DecoderSVG", "DecoderGIF", "DecoderAVIF",
             ]),
-        .executableTarget(name: "NukeCLI", dependencies: ["Nuke", "LoaderURLSession", "CacheRedis"]),
+        .executableTarget(name: "NukeCLI", dependencies: ["Nuke", "LoaderURLSession", "CacheRedis", "NukeServe"]),
         .systemLibrary(name: "CLibCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CLibCurl"]),
         .target(name: "LoaderCurl", dependencies: ["NukeCore", "CLibCurl", "CCurlShim"]),

@@ -19,6 +19,8 @@ struct Arguments {
     var flags: Set<String> = []
     /// Option values by name (with dashes, e.g. `--resize`); the last occurrence wins.
     var values: [String: String] = [:]
+    /// Every value of each option, in order, for options that may be repeated (`--key A --key B`).
+    var allValues: [String: [String]] = [:]
 
     /// `true` when `-h` or `--help` was given.
     var wantsHelp: Bool { flags.contains("--help") || flags.contains("-h") }
@@ -51,13 +53,16 @@ struct Arguments {
                 guard inlineValue == nil else { throw UsageError("option '\(name)' takes no value") }
                 flags.insert(name)
             } else if knownOptions.contains(name) {
+                let value: String
                 if let inlineValue {
-                    values[name] = inlineValue
+                    value = inlineValue
                 } else {
                     guard index < arguments.count else { throw UsageError("option '\(name)' needs a value") }
-                    values[name] = arguments[index]
+                    value = arguments[index]
                     index += 1
                 }
+                values[name] = value
+                allValues[name, default: []].append(value)
             } else {
                 throw UsageError("unknown option '\(name)'")
             }

@@ -1,0 +1,104 @@
+import Foundation
+import NukeServe
+
+/// The settings of `nuke serve`, from its command line and `NUKE_SERVE_*` environment variables (the command line
+/// wins, setting by setting).
+struct ServeOptions {
+    var port = 8080
+    var bind = "127.0.0.1"
+    var keyPairs: [URLSigner.KeyPair] = []
+    var allowsPrivateSources = false
+    var allowedSourceAddresses: [AddressRange] = []
+    var allowedSources: [String] = []
+    var localRoot: String?
+    var cacheDirectory: String?
+    var redisURL: String?
+    var maximumSourceBytes = 50 << 20
+    var maximumSourcePixels = 50_000_000
+    var workers = ProcessInfo.processInfo.activeProcessorCount
+    var queue = 256
+    var timeToLive = 31_536_000
+    var grace = 10
+
+    static let flags: Set<String> = ["--allow-private-sources"]
+    static let options: Set<String> = [
+        "--port", "--bind", "--key", "--salt", "--allow-source-addresses", "--allowed-sources", "--local-root",
+        "--cache-dir", "--redis", "--max-source-bytes", "--max-source-pixels", "--workers", "--queue", "--ttl",
+        "--grace",
+    ]
+
+    /// The environment variable of an option or flag: `--max-source-bytes` → `NUKE_SERVE_MAX_SOURCE_BYTES`.
+    static func variable(_ option: String) -> String {
+        "NUKE_SERVE_" + option.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
+    }
+
+    /// - Throws: ``UsageError`` naming the option (or variable) with a wrong value.
+    init(_ arguments: Arguments, environment: [String: String]) throws {
+        /// The option's values from the command line, else from its variable (comma-separated where `list`).
+        func values(_ option: String, list: Bool = false) -> (values: [String], origin: String)? {
+            if let given = arguments.allValues[option], !given.isEmpty {
+                return (list ? given.flatMap(Self.splitList) : given, option)
+            }
+            let name = Self.variable(option)
+            guard let text = environment[name], !text.isEmpty else { return nil }
+            return (list ? Self.splitList(text) : [text], name)
+        }
+        func integer(_ option: String, in range: ClosedRange<Int>) throws -> Int? {
+            guard let (given, origin) = values(option), let text = given.last else { return nil }
+            guard let value = Int(text), range.contains(value) else {
+                throw UsageError(
+                    "\(origin) needs a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+            }
+            return value
+        }
+
+        port = try integer("--port", in: 0...65_535) ?? port
+        bind = values("--bind")?.values.last ?? bind
+        guard IPAddress(bind) != nil else { throw UsageError("--bind needs an IPv4 or IPv6 address, got '\(bind)'") }
+
+        let keys = values("--key", list: arguments.allValues["--key"] == nil)
+        let salts = values("--salt", list: arguments.allValues["--salt"] == nil)
+        let keyList = keys?.values ?? []
+        let saltList = salts?.values ?? []
+        guard keyList.count == saltList.count else {
+            throw UsageError("give as many salts as keys (\(keyList.count) keys, \(saltList.count) salts)")
+        }
+        do {
+            keyPairs = try zip(keyList, saltList).map { try URLSigner.KeyPair(hexKey: $0, hexSalt: $1) }
+        } catch {
+            throw UsageError("\(keys?.origin ?? "--key"): \(error)")
+        }
+
+        if arguments.flags.contains("--allow-private-sources") {
+            allowsPrivateSources = true
+        } else if let text = environment[Self.variable("--allow-private-sources")] {
+            switch text.lowercased() {
+            case "1", "true", "yes": allowsPrivateSources = true
+            case "0", "false", "no", "": allowsPrivateSources = false
+            default: throw UsageError("NUKE_SERVE_ALLOW_PRIVATE_SOURCES needs 1 or 0, got '\(text)'")
+            }
+        }
+        if let (given, origin) = values("--allow-source-addresses", list: true) {
+            allowedSourceAddresses = try given.map { text in
+                guard let range = AddressRange(text) else {
+                    throw UsageError("\(origin) needs addresses or CIDR ranges (127.0.0.2/32, fd00::/8), got '\(text)'")
+                }
+                return range
+            }
+        }
+        allowedSources = values("--allowed-sources", list: true)?.values ?? []
+        localRoot = values("--local-root")?.values.last
+        cacheDirectory = values("--cache-dir")?.values.last
+        redisURL = values("--redis")?.values.last
+        maximumSourceBytes = try integer("--max-source-bytes", in: 1...Int(Int32.max)) ?? maximumSourceBytes
+        maximumSourcePixels = try integer("--max-source-pixels", in: 1...1_000_000_000) ?? maximumSourcePixels
+        workers = try integer("--workers", in: 1...1_024) ?? workers
+        queue = try integer("--queue", in: 0...1_000_000) ?? queue
+        timeToLive = try integer("--ttl", in: 0...315_360_000) ?? timeToLive
+        grace = try integer("--grace", in: 0...3_600) ?? grace
+    }
+
+    static func splitList(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+}

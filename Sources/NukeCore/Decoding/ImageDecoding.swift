@@ -86,6 +86,9 @@ public struct ImageDecodingContext: Sendable, CustomStringConvertible {
     /// partial data; `.incremental` in other contexts. Decoders may read it.
     public var previewPolicy: ImagePipeline.PreviewPolicy = .incremental
 
+    /// Where the pipeline that made this context looks decoders up; a "no decoder" error names it.
+    var decoderLookup = ImageDecoderLookup.sharedRegistry
+
     /// The format sniffed from the first bytes of ``data``.
     public var type: AssetType? { AssetType(data) }
 

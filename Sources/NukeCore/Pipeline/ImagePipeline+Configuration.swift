@@ -19,8 +19,15 @@ extension ImagePipeline {
         public var imageCache: (any ImageCaching)?
 
         /// Returns the decoder for an image; the default asks ``ImageDecoderRegistry/shared``.
-        /// Returning `nil` fails the request with ``ImagePipeline/Error/decoderNotRegistered(context:)``.
-        public var makeImageDecoder: @Sendable (ImageDecodingContext) -> (any ImageDecoding)?
+        /// Returning `nil` fails the request with ``ImagePipeline/Error/decoderNotRegistered(context:)``, whose
+        /// description names this closure once it is set (and ``ImageDecoderRegistry/shared`` until then).
+        public var makeImageDecoder: @Sendable (ImageDecodingContext) -> (any ImageDecoding)? {
+            didSet { isDefaultDecoderLookup = false }
+        }
+
+        /// `true` while ``makeImageDecoder`` is the default lookup in ``ImageDecoderRegistry/shared`` (it was never
+        /// set): what a "no decoder" error tells the user to register with.
+        var isDefaultDecoderLookup = true
 
         /// The disk cache of original data and encoded images; `nil` (the default) disables it. Plug in
         /// `DataCache` from the CacheDisk product or any ``DataCaching``.

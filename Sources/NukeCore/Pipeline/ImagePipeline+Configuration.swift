@@ -22,12 +22,13 @@ extension ImagePipeline {
         /// Returning `nil` fails the request with ``ImagePipeline/Error/decoderNotRegistered(context:)``, whose
         /// description names this closure once it is set (and ``ImageDecoderRegistry/shared`` until then).
         public var makeImageDecoder: @Sendable (ImageDecodingContext) -> (any ImageDecoding)? {
-            didSet { isDefaultDecoderLookup = false }
+            didSet { asksSharedDecoderRegistry = false }
         }
 
-        /// `true` while ``makeImageDecoder`` is the default lookup in ``ImageDecoderRegistry/shared`` (it was never
-        /// set): what a "no decoder" error tells the user to register with.
-        var isDefaultDecoderLookup = true
+        /// `true` while ``makeImageDecoder`` asks ``ImageDecoderRegistry/shared`` first: the default lookup, or one
+        /// of this package's configurations that does (they set it after ``makeImageDecoder``, whose `didSet`
+        /// clears it). A "no decoder" error then tells the user to register there.
+        package var asksSharedDecoderRegistry = true
 
         /// The disk cache of original data and encoded images; `nil` (the default) disables it. Plug in
         /// `DataCache` from the CacheDisk product or any ``DataCaching``.

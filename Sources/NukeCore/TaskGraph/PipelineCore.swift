@@ -211,7 +211,7 @@ extension PipelineCore {
     /// Where ``decoder(for:)`` looks: what a "no decoder" error tells the user.
     var decoderLookup: ImageDecoderLookup {
         if hasCustomDelegate { return .delegate }
-        return configuration.isDefaultDecoderLookup ? .sharedRegistry : .configuration
+        return configuration.asksSharedDecoderRegistry ? .sharedRegistry : .configuration
     }
 
     func decoder(for context: ImageDecodingContext) -> (any ImageDecoding)? {

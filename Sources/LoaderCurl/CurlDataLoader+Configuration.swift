@@ -86,8 +86,9 @@ extension CurlDataLoader {
 
         /// The size of curl's receive buffer in bytes (default 100 KB, what the `curl` command uses; `0` keeps
         /// libcurl's default of 16 KB): how much one read from a connection can return. Each transfer running (and
-        /// each of the up to 16 idle handles a loader keeps for reuse) holds one. Bytes read during one turn of the
-        /// loader's loop are passed to `didReceiveData` together, in chunks of at most 1 MB.
+        /// each of the up to 16 idle handles a loader keeps for reuse) holds one. Each read is passed to
+        /// `didReceiveData` as it arrives; the reads that arrive before the `HTTPURLResponse` is ready are passed
+        /// together (at most 1 MB), so a small body is usually one chunk.
         public var receiveBufferSize = 100 * 1024
 
         /// Creates the default configuration.

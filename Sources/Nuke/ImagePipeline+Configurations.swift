@@ -53,6 +53,7 @@ extension ImagePipeline.Configuration {
     /// with ``ImageEncoders/Default``.
     private mutating func useDefaultCodecs() {
         makeImageDecoder = { ImageDecoderRegistry.shared.decoder(for: $0) ?? ImageDecoders.Default(context: $0) }
+        asksSharedDecoderRegistry = true  // "No decoder" errors point to the shared registry, which is asked first.
         makeImageEncoder = { _ in ImageEncoders.Default() }
     }
 }

@@ -28,7 +28,10 @@ extension ImagePipeline {
         registry.registerDefaultCodecs()
         var configuration = ImagePipeline.Configuration(dataLoader: CurlDataLoader())
         configuration.dataCache = try DataCache(name: cacheName)
-        configuration.makeImageDecoder = { registry.decoder(for: $0) }
+        if registry !== ImageDecoderRegistry.shared {
+            // The default lookup already asks the shared registry, and its "no decoder" errors say so.
+            configuration.makeImageDecoder = { registry.decoder(for: $0) }
+        }
         configuration.makeImageEncoder = { _ in ImageEncoders.Default() }
         configure(&configuration)
         return ImagePipeline(configuration: configuration)

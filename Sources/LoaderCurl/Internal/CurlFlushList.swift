@@ -1,5 +1,6 @@
-/// The transfers that received body bytes during the current `curl_multi_perform`; the loop delivers their
-/// bytes, one chunk each, when the call returns. Confined to the loop thread.
+/// The transfers that received body bytes before their response during the current `curl_multi_perform`; when the
+/// call returns the loop delivers the bytes of those whose response is there, one chunk each, and asks for the
+/// others' responses. Confined to the loop thread.
 final class CurlFlushList {
     private var transfers: [CurlTransfer] = []
 

@@ -15,7 +15,8 @@ extension CurlTransfer {
         return bytes.count
     }
 
-    /// Body bytes arrived. Returns the number of bytes consumed; anything else makes curl abort the transfer.
+    /// Body bytes arrived. Once the transfer has its response they are delivered at once; before that they wait
+    /// in ``pendingBody``. Returns the number of bytes consumed; anything else makes curl abort the transfer.
     func receiveBody(_ bytes: UnsafeBufferPointer<CChar>) -> Int {
         guard isRunning else { return 0 }
         if statusCode == 0 {
@@ -30,7 +31,18 @@ extension CurlTransfer {
             return discardedCount <= Self.maximumDiscardedBody ? bytes.count : 0
         }
         guard bytes.count > 0 else { return 0 }
-        if pendingBody.count + bytes.count > Self.maximumPendingBody { flush(buildingResponse: true) }
+        if response == nil, pendingBody.count + bytes.count > Self.maximumPendingBody {
+            flush(buildingResponse: true)  // Waited long enough for the builder: the response is made here.
+        }
+        if let response {
+            // The response is there: the bytes of this read go out now, so progress moves as they arrive (one
+            // chunk per read of at most the receive buffer, instead of one per `curl_multi_perform`).
+            flush(buildingResponse: false)  // Anything still pending goes first (nothing, normally).
+            guard isRunning else { return 0 }
+            deliveredCount += bytes.count
+            didReceiveData(Data(UnsafeRawBufferPointer(bytes)), response)
+            return isRunning ? bytes.count : 0
+        }
         let isFirstPending = pendingBody.isEmpty
         if isFirstPending {
             // Room for the rest of the announced body (up to the cap), so appends don't reallocate.

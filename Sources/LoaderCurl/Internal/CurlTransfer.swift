@@ -14,12 +14,14 @@ internal import CLibCurl
 /// callback runs on the loop thread, so a transfer's callbacks are ordered and never concurrent; each one
 /// first checks ``phase``, so none starts once `cancel()` has returned.
 ///
-/// Body bytes that curl hands over in several write callbacks during one `curl_multi_perform` are delivered
-/// as one chunk when that call returns (``flush(buildingResponse:)``, via the loop's ``CurlFlushList``), or as
-/// soon as they reach ``maximumPendingBody``: one `didReceiveData` per transfer per loop turn instead of one per
-/// 16–100 KB. Header lines are only collected as they arrive; the first chunk waits for the `HTTPURLResponse`,
-/// which ``CurlResponseBuilder`` builds off the loop thread from ``responseParts`` (a body-less response never
-/// needs one). A transfer that curl finishes meanwhile completes once its response is back
+/// Header lines are only collected as they arrive; the first body bytes wait for the `HTTPURLResponse`, which
+/// ``CurlResponseBuilder`` builds off the loop thread from ``responseParts`` (a body-less response never needs
+/// one). Bytes that arrive meanwhile, in however many write callbacks, are delivered as one chunk when the response
+/// is back (``flush(buildingResponse:)``, via the loop's ``CurlFlushList``), or built here as soon as they reach
+/// ``maximumPendingBody``: a small body (most images) is one `didReceiveData`. Once the response is there, each
+/// write callback's bytes (one read, at most the receive buffer) are delivered as they arrive, so a large body's
+/// progress moves with the download rather than once per `curl_multi_perform`, which reads for as long as the
+/// socket has data. A transfer that curl finishes while its bytes wait completes once its response is back
 /// (``deferFinish(result:)``).
 final class CurlTransfer: @unchecked Sendable {
     // @unchecked: mutable fields are confined to the loop thread after submission (the hand-over goes through

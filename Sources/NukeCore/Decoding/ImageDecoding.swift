@@ -88,6 +88,9 @@ public struct ImageDecodingContext: Sendable, CustomStringConvertible {
     /// The value of Nuke 13.2's deprecated `maximumDecodedImageSize` (see `Deprecated.swift`), which nothing reads.
     var nuke13MaximumDecodedImageSize: Int?
 
+    /// Where the pipeline that made this context looks decoders up; a "no decoder" error names it.
+    var decoderLookup = ImageDecoderLookup.sharedRegistry
+
     /// The format sniffed from the first bytes of ``data``.
     public var type: AssetType? { AssetType(data) }
 

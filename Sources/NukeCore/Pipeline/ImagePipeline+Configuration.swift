@@ -19,8 +19,16 @@ extension ImagePipeline {
         public var imageCache: (any ImageCaching)?
 
         /// Returns the decoder for an image; the default asks ``ImageDecoderRegistry/shared``.
-        /// Returning `nil` fails the request with ``ImagePipeline/Error/decoderNotRegistered(context:)``.
-        public var makeImageDecoder: @Sendable (ImageDecodingContext) -> (any ImageDecoding)?
+        /// Returning `nil` fails the request with ``ImagePipeline/Error/decoderNotRegistered(context:)``, whose
+        /// description names this closure once it is set (and ``ImageDecoderRegistry/shared`` until then).
+        public var makeImageDecoder: @Sendable (ImageDecodingContext) -> (any ImageDecoding)? {
+            didSet { asksSharedDecoderRegistry = false }
+        }
+
+        /// `true` while ``makeImageDecoder`` asks ``ImageDecoderRegistry/shared`` first: the default lookup, or one
+        /// of this package's configurations that does (they set it after ``makeImageDecoder``, whose `didSet`
+        /// clears it). A "no decoder" error then tells the user to register there.
+        package var asksSharedDecoderRegistry = true
 
         /// The disk cache of original data and encoded images; `nil` (the default) disables it. Plug in
         /// `DataCache` from the CacheDisk product or any ``DataCaching``.

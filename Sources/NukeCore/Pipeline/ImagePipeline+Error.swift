@@ -9,7 +9,9 @@ extension ImagePipeline {
         case dataIsEmpty
         /// The download grew past ``ImagePipeline/Configuration/maximumResponseDataSize``.
         case dataDownloadExceededMaximumSize
-        /// No registered decoder handles the data (no codec plugin for the format?).
+        /// No registered decoder handles the data (no codec plugin for the format?). The description says where
+        /// the pipeline looked: ``ImageDecoderRegistry/shared`` (the default), the configuration's own
+        /// ``ImagePipeline/Configuration/makeImageDecoder``, or its delegate.
         case decoderNotRegistered(context: ImageDecodingContext)
         /// The decoder failed; `error` is its error.
         case decodingFailed(decoder: any ImageDecoding, context: ImageDecodingContext, error: any Swift.Error)
@@ -23,7 +25,7 @@ extension ImagePipeline {
         case cancelled
 
         /// Nuke's wording, so logs and code that match messages read the same; a missing decoder also says
-        /// which format arrived and how to add a codec.
+        /// which format arrived and where the pipeline looked for a decoder.
         public var description: String {
             switch self {
             case .dataMissingInCache:
@@ -37,8 +39,7 @@ extension ImagePipeline {
             case let .decoderNotRegistered(context):
                 "No decoders registered for the downloaded data. "
                     + "(\(context.type.map { "\($0)" } ?? "unknown format"), \(context.data.count) bytes from "
-                    + "\(context.request.imageID ?? "nil"); register a codec plugin with "
-                    + "ImageDecoderRegistry.shared.register(…))"
+                    + "\(context.request.imageID ?? "nil"); \(context.decoderLookup.advice))"
             case let .decodingFailed(decoder, _, error):
                 "Failed to decode image data using decoder \(decoder)."
                     + (error is ImageDecodingError ? "" : " Underlying error: \(error).")

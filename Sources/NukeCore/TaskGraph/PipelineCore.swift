@@ -208,6 +208,12 @@ extension PipelineCore {
         return delegate.dataCache(for: request, pipeline: pipeline)
     }
 
+    /// Where ``decoder(for:)`` looks: what a "no decoder" error tells the user.
+    var decoderLookup: ImageDecoderLookup {
+        if hasCustomDelegate { return .delegate }
+        return configuration.asksSharedDecoderRegistry ? .sharedRegistry : .configuration
+    }
+
     func decoder(for context: ImageDecodingContext) -> (any ImageDecoding)? {
         guard hasCustomDelegate, let pipeline else { return configuration.makeImageDecoder(context) }
         return delegate.imageDecoder(for: context, pipeline: pipeline)

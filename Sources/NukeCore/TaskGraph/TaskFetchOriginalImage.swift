@@ -87,6 +87,8 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse>, @unchecked Send
             request: request, data: response.data, isCompleted: true, urlResponse: response.urlResponse,
             cacheType: response.cacheType)
         guard let decoder = decoder(for: context) else {
+            var context = context
+            context.decoderLookup = core.decoderLookup
             send(error: .decoderNotRegistered(context: context))
             return
         }

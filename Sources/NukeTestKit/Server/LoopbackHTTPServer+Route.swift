@@ -9,6 +9,7 @@ extension LoopbackHTTPServer {
         enum Kind: Sendable {
             case data(Data, status: Int, headers: [String: String])
             case chunked([Data], delay: Duration?, headers: [String: String])
+            case written(Data, pieceSize: Int, delay: Duration?)
             case contentLengthMismatch(Data, declaredLength: Int)
             case drop(Data, after: Int)
             case stall(prefix: Data?, declaredLength: Int?)
@@ -45,6 +46,13 @@ extension LoopbackHTTPServer {
             -> Route
         {
             Route(kind: .chunked(chunks.filter { !$0.isEmpty }, delay: delay, headers: headers))
+        }
+
+        /// `body` with a correct `Content-Length`, written `pieceSize` bytes at a time (the last piece may be
+        /// shorter); with `delay`, the server waits that long before each piece after the first. A body that
+        /// arrives in many writes, as from a server that streams it.
+        public static func data(_ body: Data, inWritesOf pieceSize: Int, delay: Duration? = nil) -> Route {
+            Route(kind: .written(body, pieceSize: max(1, pieceSize), delay: delay))
         }
 
         /// A `Content-Length` lie: announces `declaredLength` but sends `body`, then closes the connection. A

@@ -19,6 +19,8 @@ struct Responder {
             return send(status: status, headers: headers, body: body)
         case let .chunked(chunks, delay, headers):
             return sendChunked(chunks, delay: delay, headers: headers)
+        case let .written(body, pieceSize, delay):
+            return sendInPieces(body, pieceSize: pieceSize, delay: delay)
         case let .contentLengthMismatch(body, declaredLength):
             _ = write(head(status: 200, headers: ["Content-Length": "\(declaredLength)"], close: true) + body)
             return false
@@ -74,6 +76,19 @@ struct Responder {
             guard write(frame) else { return false }
         }
         return write(Data("0\r\n\r\n".utf8)) && keepAlive
+    }
+
+    private func sendInPieces(_ body: Data, pieceSize: Int, delay: Duration?) -> Bool {
+        let fields = ["Content-Length": "\(body.count)"]
+        guard write(head(status: 200, headers: fields, close: !keepAlive)) else { return false }
+        guard !isHead else { return keepAlive }
+        for (index, start) in stride(from: body.startIndex, to: body.endIndex, by: pieceSize).enumerated() {
+            if index > 0, let delay {
+                guard core.wake.sleep(milliseconds: Self.milliseconds(delay)) else { return false }
+            }
+            guard write(body[start..<min(start + pieceSize, body.endIndex)]) else { return false }
+        }
+        return keepAlive
     }
 
     private func sendResource(_ body: Data, etag: String, dropAfter: Int?, headers: [String: String]) -> Bool {

@@ -91,6 +91,16 @@ extension CurlDataLoader {
         /// together (at most 1 MB), so a small body is usually one chunk.
         public var receiveBufferSize = 100 * 1024
 
+        /// Decides, for each connection the loader is about to open, whether it may: called with the numeric address
+        /// (`203.0.113.7`, `2001:db8::1`) and port of every address curl tries — each answer of the DNS lookup, on the
+        /// first request and on every redirect hop — before the socket is connected. Returning `false` refuses that
+        /// address (curl tries the host's next one); a load whose addresses are all refused fails with
+        /// ``CurlError/connectionRefused(address:url:)``. Because it sees the address actually connected, it holds
+        /// against DNS rebinding and redirects, which a check of the URL's host can't. With a proxy, the proxy's
+        /// address is what it sees. `nil` (the default) allows every address. Called on the loader's thread: keep
+        /// it fast and non-blocking.
+        public var allowsConnection: (@Sendable (_ address: String, _ port: Int) -> Bool)?
+
         /// Creates the default configuration.
         public init() {}
     }

@@ -5,13 +5,16 @@ public import NukeCore
 ///
 /// libcurl failures keep curl's own result code (`CURLcode`, as ``Code``) and message, so diagnostics read like
 /// curl's (`curl: (28) Operation timed out after 1001 milliseconds with 0 bytes received`).
-public enum CurlError: HTTPStatusCodeError, Sendable, Equatable, CustomStringConvertible {
+public enum CurlError: HTTPStatusCodeError, ConnectionRefusalError, Sendable, Equatable, CustomStringConvertible {
     /// The server answered with a status outside 200–299 (after following redirects). The body is not delivered.
     case unacceptableStatusCode(Int, url: URL?)
     /// libcurl failed the transfer: `code` is its `CURLcode`, `message` its explanation.
     case transferFailed(code: Code, message: String, url: URL?)
     /// The request can't be sent: it has no URL, no host, or a scheme other than `http`/`https`.
     case invalidRequest(reason: String, url: URL?)
+    /// ``CurlDataLoader/Configuration/allowsConnection`` refused every address of the host (`address` is the last one
+    /// refused), on the first request or a redirect hop; nothing was sent.
+    case connectionRefused(address: String, url: URL?)
 
     /// A libcurl result code (`CURLcode`). The named constants cover the failures callers usually branch on;
     /// any other code is kept as is (see `man libcurl-errors`).
@@ -65,13 +68,21 @@ public enum CurlError: HTTPStatusCodeError, Sendable, Equatable, CustomStringCon
         return nil
     }
 
+    /// The address of ``connectionRefused(address:url:)``, else `nil` (`ConnectionRefusalError`).
+    public var refusedAddress: String? {
+        if case let .connectionRefused(address, _) = self { return address }
+        return nil
+    }
+
     /// `true` when curl gave up because of a connect, low-speed or total timeout.
     public var isTimeout: Bool { code == .operationTimedOut }
 
     /// The URL the failing transfer was for (after redirects, when curl got that far).
     public var url: URL? {
         switch self {
-        case let .unacceptableStatusCode(_, url), let .transferFailed(_, _, url), let .invalidRequest(_, url): url
+        case let .unacceptableStatusCode(_, url), let .transferFailed(_, _, url), let .invalidRequest(_, url),
+            let .connectionRefused(_, url):
+            url
         }
     }
 
@@ -84,6 +95,8 @@ public enum CurlError: HTTPStatusCodeError, Sendable, Equatable, CustomStringCon
             return "curl: (\(code.rawValue)) \(message)\(target)"
         case let .invalidRequest(reason, _):
             return "Invalid request: \(reason)\(target)"
+        case let .connectionRefused(address, _):
+            return "The connection to \(address) was refused by the loader's allowsConnection\(target)"
         }
     }
 }

@@ -78,7 +78,7 @@ struct CurlFailureTests {
         switch error {
         case .invalidRequest: break
         case let .transferFailed(code, _, _): #expect(code == .malformedURL)
-        case .unacceptableStatusCode: Issue.record("unexpected \(error)")
+        case .unacceptableStatusCode, .connectionRefused: Issue.record("unexpected \(error)")
         }
     }
 

@@ -21,6 +21,11 @@ import Testing
             ?? Data()
     }()
 
+    /// The loader's `allowsConnection`, boxed so that the fixture's trailing closure stays its configuration.
+    struct ConnectionFilter {
+        let allows: @Sendable (String, Int) -> Bool
+    }
+
     /// An origin on 127.0.0.1 and a service allowed to reach it.
     final class Fixture: Sendable {
         let origin: LoopbackHTTPServer
@@ -28,6 +33,7 @@ import Testing
 
         init(
             routes: [String: LoopbackHTTPServer.Route] = [:],
+            connectionFilter: ConnectionFilter? = nil,
             configure: (inout ImageService.Configuration) -> Void = { _ in }
         ) throws {
             origin = try LoopbackHTTPServer(
@@ -40,8 +46,10 @@ import Testing
             ImageDecoders.PNG.register(in: registry)
             ImageDecoders.JPEG.register(in: registry)
             ImageDecoders.WebP.register(in: registry)
+            var loader = CurlDataLoader.Configuration()
+            loader.allowsConnection = connectionFilter?.allows
             let pipeline = ImagePipeline {
-                $0.dataLoader = CurlDataLoader()
+                $0.dataLoader = CurlDataLoader(configuration: loader)
                 $0.imageCache = ImageCache()
                 $0.makeImageDecoder = { registry.decoder(for: $0) }
             }
@@ -168,6 +176,23 @@ import Testing
         }
         let post = await fixture.get(fixture.path("w:10"), method: "POST")
         #expect(post.status == 405 && post.header("Allow") == "GET, HEAD")
+    }
+
+    @Test func aRedirectToARefusedAddressIs403() async throws {
+        let inside = try LoopbackHTTPServer(routes: ["/secret.png": .data(Self.source)])
+        defer { inside.shutdown() }
+        let port = LockedValueBox(0)
+        let fixture = try Fixture(
+            routes: ["/hop.png": .redirect(to: inside.url("/secret.png").absoluteString)],
+            connectionFilter: ConnectionFilter { _, connecting in connecting == port.withLock { $0 } })
+        port.withLock { $0 = fixture.origin.port }
+
+        let response = await fixture.get(fixture.path("w:10", "hop.png"))
+
+        #expect(response.status == 403)
+        #expect(
+            String(decoding: response.body, as: UTF8.self) == "the source's address 127.0.0.1 is loopback: refused\n")
+        #expect(inside.requests(for: "/secret.png").isEmpty)
     }
 
     @Test func identicalRequestsShareOneResult() async throws {

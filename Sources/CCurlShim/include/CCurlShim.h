@@ -42,6 +42,8 @@ static const CURLoption CCurlShim_OPT_WRITEFUNCTION = CURLOPT_WRITEFUNCTION;
 static const CURLoption CCurlShim_OPT_XFERINFOFUNCTION = CURLOPT_XFERINFOFUNCTION;
 static const CURLoption CCurlShim_OPT_XFERINFODATA = CURLOPT_XFERINFODATA;
 static const CURLoption CCurlShim_OPT_NOPROGRESS = CURLOPT_NOPROGRESS;
+static const CURLoption CCurlShim_OPT_OPENSOCKETFUNCTION = CURLOPT_OPENSOCKETFUNCTION;
+static const CURLoption CCurlShim_OPT_OPENSOCKETDATA = CURLOPT_OPENSOCKETDATA;
 static const CURLMoption CCurlShim_MOPT_MAX_HOST_CONNECTIONS = CURLMOPT_MAX_HOST_CONNECTIONS;
 static const CURLMoption CCurlShim_MOPT_MAX_TOTAL_CONNECTIONS = CURLMOPT_MAX_TOTAL_CONNECTIONS;
 static const CURLMoption CCurlShim_MOPT_PIPELINING = CURLMOPT_PIPELINING;
@@ -98,6 +100,24 @@ static inline CURLcode CCurlShim_easy_getinfo_string(CURL *handle, CURLINFO info
 
 static inline CURLMcode CCurlShim_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
     return curl_multi_setopt(handle, option, value);
+}
+
+/// Decides whether a transfer may connect to `address` (numeric, e.g. "127.0.0.1" or "::1") on `port`: non-zero
+/// allows it. `context` is the transfer's CURLOPT_OPENSOCKETDATA.
+typedef int (*CCurlShim_connect_filter)(void *context, const char *address, int port);
+
+/// Sets the filter that CCurlShim_open_socket asks, for the whole process. Call once, before any transfer uses
+/// CCurlShim_open_socket.
+void CCurlShim_set_connect_filter(CCurlShim_connect_filter filter);
+
+/// A CURLOPT_OPENSOCKETFUNCTION that asks the connect filter about the address curl is about to connect to (every
+/// address of every DNS answer it tries, on every redirect hop) and returns CURL_SOCKET_BAD when it refuses, which
+/// makes curl try the next address or fail with CURLE_COULDNT_CONNECT. Sockets are made close-on-exec.
+curl_socket_t CCurlShim_open_socket(void *context, curlsocktype purpose, struct curl_sockaddr *address);
+
+/// Sets CURLOPT_OPENSOCKETFUNCTION (a function pointer, which the variadic setopt can't take from Swift).
+static inline CURLcode CCurlShim_easy_setopt_open_socket(CURL *handle) {
+    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, CCurlShim_open_socket);
 }
 
 /// The result code of a CURLMSG_DONE message (a member of a union in C).

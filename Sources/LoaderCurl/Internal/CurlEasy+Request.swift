@@ -23,6 +23,14 @@ extension CurlEasy {
         try setHeaders(Self.headerLines(request, hasBody: request.httpBody?.isEmpty == false))
         try set(CCurlShim_OPT_HEADERFUNCTION, callback: curlHeaderCallback)
         try set(CCurlShim_OPT_WRITEFUNCTION, callback: curlBodyCallback)
+        if configuration.allowsConnection != nil {
+            CurlGlobal.installConnectFilter
+            let code = CCurlShim_easy_setopt_open_socket(handle)
+            guard code == CURLE_OK else {
+                throw .transferFailed(
+                    code: CurlError.Code(code), message: "CURLOPT_OPENSOCKETFUNCTION failed", url: url)
+            }
+        }
         if request.timeoutInterval > 0 {
             // The request's idle timeout is checked in curl's progress callback (CurlTransfer.progress), which
             // curl calls at least once a second; curl's own low-speed limit averages over several seconds.
@@ -139,6 +147,13 @@ private let curlHeaderCallback: curl_write_callback = { buffer, size, count, con
     guard let buffer, let context else { return 0 }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
     return transfer.receiveHeader(UnsafeBufferPointer(start: buffer, count: size * count))
+}
+
+/// The connect filter of `CCurlShim_open_socket`: `context` is the transfer (its CURLOPT_OPENSOCKETDATA).
+let curlConnectFilter: CCurlShim_connect_filter = { context, address, port in
+    guard let context, let address else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    return transfer.allowsConnection(to: String(cString: address), port: Int(port)) ? 1 : 0
 }
 
 /// curl's progress callback, `context` is the transfer; non-zero aborts the transfer.

@@ -26,6 +26,10 @@ enum CurlGlobal {
     /// 7.88.1.
     static let breaksPriorKnowledgeReuse = versionNumber < 0x08_00_00
 
+    /// Installs the transfers' connect filter in the shim's socket callback, once, before the first transfer that
+    /// filters addresses is configured (read it to run it).
+    static let installConnectFilter: Void = CCurlShim_set_connect_filter(curlConnectFilter)
+
     /// Makes sure libcurl is initialised; throws if it couldn't be.
     static func ensureInitialized() throws(CurlError) {
         let result = initResult

@@ -63,6 +63,10 @@ final class CurlTransfer: @unchecked Sendable {
     var discardedCount = 0
     static let maximumDiscardedBody = 64 * 1024
     var idleTimeout: IdleTimeout?
+    /// The configuration's ``CurlDataLoader/Configuration/allowsConnection``, asked by ``allowsConnection(to:port:)``.
+    private let connectionFilter: (@Sendable (String, Int) -> Bool)?
+    /// The last address the connection filter refused, on the loop thread: a failed connect then reads as a refusal.
+    private(set) var refusedAddress: String?
 
     private static let ids = LockedValueBox(0)
 
@@ -84,6 +88,7 @@ final class CurlTransfer: @unchecked Sendable {
         hostKey = request.url.map { "\($0.scheme ?? "")://\($0.host ?? ""):\($0.port ?? -1)" } ?? ""
         self.didReceiveData = didReceiveData
         self.completion = completion
+        connectionFilter = configuration.allowsConnection
         var easy: CurlEasy?
         var setupError: CurlError?
         do {
@@ -111,6 +116,7 @@ final class CurlTransfer: @unchecked Sendable {
                 try easy.set(CCurlShim_OPT_HEADERDATA, pointer: context)
                 try easy.set(CCurlShim_OPT_WRITEDATA, pointer: context)
                 try easy.set(CCurlShim_OPT_XFERINFODATA, pointer: context)
+                if connectionFilter != nil { try easy.set(CCurlShim_OPT_OPENSOCKETDATA, pointer: context) }
             } catch {
                 // Unreachable: both options exist in every libcurl. The callbacks then see a nil context.
             }
@@ -163,6 +169,15 @@ final class CurlTransfer: @unchecked Sendable {
         return false
     }
 
+    /// Whether the transfer may connect to `address`:`port` (curl's socket callback asks, on the loop thread); a
+    /// refusal is remembered for the transfer's error.
+    func allowsConnection(to address: String, port: Int) -> Bool {
+        guard let connectionFilter else { return true }
+        let allowed = connectionFilter(address, port)
+        if !allowed { refusedAddress = address }
+        return allowed
+    }
+
     /// curl finished the transfer with `result`; delivers the last bytes (building the response here if it isn't
     /// there yet), then calls `completion` unless the transfer was cancelled.
     func finish(result: CURLcode) {
@@ -170,6 +185,8 @@ final class CurlTransfer: @unchecked Sendable {
         let error: CurlError?
         if let failure {
             error = failure
+        } else if result == CURLE_COULDNT_CONNECT, let refusedAddress {
+            error = .connectionRefused(address: refusedAddress, url: currentURL)
         } else if result != CURLE_OK {
             let message = easy?.message(for: result) ?? result.message
             error = .transferFailed(code: CurlError.Code(result), message: message, url: currentURL)

@@ -9,7 +9,10 @@ extension ServeError {
         let source = String(source.prefix(120))
         switch error {
         case let .dataLoadingFailed(underlying):
-            if let status = (underlying as? any HTTPStatusCodeError)?.httpStatusCode {
+            if let address = (underlying as? any ConnectionRefusalError)?.refusedAddress {
+                let kind = IPAddress(address).map { SourceAddressPolicy.classify($0).rawValue } ?? "not allowed"
+                self.init(.forbidden, "the source's address \(address) is \(kind): refused")
+            } else if let status = (underlying as? any HTTPStatusCodeError)?.httpStatusCode {
                 if status == 404 || status == 410 {
                     self.init(.notFound, "the source \(source) was not found (the origin answered \(status))")
                 } else {

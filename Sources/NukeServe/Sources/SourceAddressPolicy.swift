@@ -44,6 +44,12 @@ public struct SourceAddressPolicy: Sendable, Hashable {
         }
     }
 
+    /// Whether ``check(_:)`` lets the numeric address `text` through; `false` for text that is no address. The shape
+    /// a loader's connection filter takes (`CurlDataLoader.Configuration.allowsConnection`).
+    public func allows(address text: String) -> Bool {
+        IPAddress(text).map(allows) ?? false
+    }
+
     /// The class of `address`; an IPv4 address inside IPv6 is classified as the IPv4 address it reaches.
     public static func classify(_ address: IPAddress) -> AddressClass {
         if let embedded = address.embeddedIPv4 { return classify(embedded) }

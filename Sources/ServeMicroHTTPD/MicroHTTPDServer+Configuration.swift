@@ -15,8 +15,8 @@ extension MicroHTTPDServer {
         /// of active processors, at least 2.
         public var workerThreads = max(2, ProcessInfo.processInfo.activeProcessorCount)
 
-        /// The most connections open at once (shared evenly among the worker threads); connections beyond it are
-        /// closed as they are accepted. At least 1. Default 1,024.
+        /// The most connections open at once, shared evenly among the worker threads; further connections wait in
+        /// the listen backlog until one closes. At least ``workerThreads``. Default 1,024.
         public var maximumConnections = 1024
 
         /// Seconds a connection may stay idle (no bytes read or written) before it is closed; rounded up to whole

@@ -52,8 +52,10 @@ public final class MicroHTTPDServer: Sendable {
         guard configuration.workerThreads >= 1, configuration.workerThreads <= 1024 else {
             throw .invalidConfiguration("workerThreads must be between 1 and 1024")
         }
-        guard configuration.maximumConnections >= 1, configuration.maximumConnections <= 1_000_000 else {
-            throw .invalidConfiguration("maximumConnections must be between 1 and 1,000,000")
+        guard configuration.maximumConnections >= configuration.workerThreads,
+            configuration.maximumConnections <= 1_000_000
+        else {
+            throw .invalidConfiguration("maximumConnections must be between workerThreads and 1,000,000")
         }
         guard configuration.connectionTimeout >= 0, configuration.connectionTimeout <= 86_400 * 365 else {
             throw .invalidConfiguration("connectionTimeout must be between 0 and one year")

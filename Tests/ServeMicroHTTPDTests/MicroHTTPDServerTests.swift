@@ -362,6 +362,15 @@ import Testing
             _ = try MicroHTTPDServer(configuration: configuration, handler: handler)
         }
         configuration = MicroHTTPDServer.Configuration()
+        configuration.workerThreads = 4
+        configuration.maximumConnections = 3
+        #expect(
+            throws: MicroHTTPDServerError.invalidConfiguration(
+                "maximumConnections must be between workerThreads and 1,000,000")
+        ) {
+            _ = try MicroHTTPDServer(configuration: configuration, handler: handler)
+        }
+        configuration = MicroHTTPDServer.Configuration()
         configuration.address = "192.0.2.1"  // TEST-NET-1: on no interface here
         #expect(throws: MicroHTTPDServerError.addressNotAvailable(address: "192.0.2.1", port: 0)) {
             _ = try MicroHTTPDServer(configuration: configuration, handler: handler)

@@ -24,7 +24,7 @@ enum RequestHead {
             headers[name] = headers[name].map { "\($0), \(value)" } ?? value
         }
         let (path, query) = split(target: context.target)
-        let length = headers["content-length"]?.trimmingWhitespace
+        let length = headers["content-length"]?.trimmingCharacters(in: .whitespaces)
         let hasBody = headers["transfer-encoding"] != nil || (length != nil && length != "0")
         let request = ServeRequest(
             method: method, path: path, query: query, headers: headers,
@@ -77,10 +77,4 @@ private let collectHeader: MHD_KeyValueIterator = { context, _, name, value in
     let collector = Unmanaged<HeaderCollector>.fromOpaque(context).takeUnretainedValue()
     collector.fields.append((String(cString: name), value.map { String(cString: $0) } ?? ""))
     return .YES
-}
-
-extension String {
-    fileprivate var trimmingWhitespace: String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
-    }
 }

@@ -6,9 +6,9 @@ import CMicroHTTPDShim
 enum Callbacks {
     /// A request line was read: makes the request's record, retained once as its `con_cls`.
     static let requestStarted: CMicroHTTPDShim_RequestStarted = { core, target, connection in
-        guard let core, let connection else { return nil }
+        guard let core, connection != nil else { return nil }
         let context = Unmanaged<MicroHTTPDCore>.fromOpaque(core).takeUnretainedValue().requestStarted(
-            target: target.map { String(cString: $0) } ?? "/", connection: connection)
+            target: target.map { String(cString: $0) } ?? "/")
         return Unmanaged.passRetained(context).toOpaque()
     }
 

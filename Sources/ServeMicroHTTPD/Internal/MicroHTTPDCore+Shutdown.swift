@@ -9,23 +9,13 @@ extension MicroHTTPDCore {
     /// Stops accepting, waits up to `grace` seconds for the requests in flight, then stops the daemon. Idempotent:
     /// a call during another one waits for it; a call after it returns at once.
     func shutdown(grace: TimeInterval) async {
-        enum Step { case drain, wait, done }
-        let step: Step = state.withLock { state in
-            switch state.phase {
-            case .running:
-                state.phase = .draining
-                return .drain
-            case .draining, .stopping: return .wait
-            case .stopped: return .done
-            }
-        }
-        switch step {
+        switch state.withLock({ $0.machine.shutdownRequested() }) {
         case .done:
             return
         case .wait:
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let stopped = state.withLock { state in
-                    if state.phase == .stopped { return true }
+                    if state.machine.phase == .stopped { return true }
                     state.stopWaiters.append(continuation)
                     return false
                 }
@@ -42,12 +32,7 @@ extension MicroHTTPDCore {
 
     /// Stops at once without waiting for requests in flight (handlers still running get a 503); for `deinit`.
     func stopNow() {
-        let proceed = state.withLock { state in
-            guard state.phase == .running else { return false }
-            state.phase = .draining
-            return true
-        }
-        guard proceed else { return }
+        guard state.withLock({ $0.machine.shutdownRequested() }) == .drain else { return }
         quiesce()
         stopDaemon()
     }
@@ -63,7 +48,7 @@ extension MicroHTTPDCore {
     }
 
     private func waitForRequestsInFlight(upTo grace: TimeInterval) async {
-        guard state.withLock({ $0.requestsInFlight > 0 }) else { return }
+        guard state.withLock({ $0.machine.requestsInFlight > 0 }) else { return }
         let timer = Task {
             try? await Task.sleep(nanoseconds: UInt64(min(grace, 1e9) * 1e9))
             guard !Task.isCancelled else { return }
@@ -75,7 +60,7 @@ extension MicroHTTPDCore {
         }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let done = state.withLock { state in
-                if state.requestsInFlight == 0 || state.graceExpired { return true }
+                if state.machine.requestsInFlight == 0 || state.graceExpired { return true }
                 state.drainWaiter = continuation
                 return false
             }
@@ -84,17 +69,13 @@ extension MicroHTTPDCore {
         timer.cancel()
     }
 
-    /// Answers every request whose handler still runs with a 503 and resumes its connection (libmicrohttpd must not
-    /// be stopped with suspended connections), then stops the daemon, closes the listening socket and wakes the
-    /// waiting `shutdown(grace:)` calls.
+    /// Answers every request whose handler still runs with a 503 and resumes its connection, then stops the daemon,
+    /// closes the listening socket and wakes the waiting shutdown calls.
     private func stopDaemon() {
         let (daemon, socket) = state.withLock { state in
-            state.phase = .stopping
-            for context in state.handling.values {
-                context.phase = .ready(TransportResponse.shuttingDown)
-                MHD_resume_connection(context.connection)
+            for connection in state.machine.stopping() {
+                MHD_resume_connection(connection)
             }
-            state.handling.removeAll()
             return (state.daemon, state.quiescedSocket)
         }
         if let daemon {
@@ -104,7 +85,7 @@ extension MicroHTTPDCore {
             close(socket)
         }
         let waiters = state.withLock { state in
-            state.phase = .stopped
+            state.machine.stopped()
             state.daemon = nil
             state.quiescedSocket = nil
             defer { state.stopWaiters.removeAll() }

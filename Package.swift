@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "LoaderCurl", targets: ["LoaderCurl"]),
         .library(name: "LoaderURLSession", targets: ["LoaderURLSession"]),
         .library(name: "NukeServe", targets: ["NukeServe"]),
+        .library(name: "ServeMicroHTTPD", targets: ["ServeMicroHTTPD"]),
         .library(name: "Nuke", targets: ["Nuke"]),
         .executable(name: "nuke", targets: ["NukeCLI"]),
     ],
@@ -120,6 +121,21 @@ let package = Package(
             name: "NukeServeTests",
             dependencies: [
                 "NukeServe", "NukeCore", "NukeTestKit", "LoaderCurl", "DecoderPNG", "DecoderJPEG", "DecoderWebP",
+            ]),
+        // nuke serve's HTTP transport: NukeServe's handler behind libmicrohttpd (epoll thread pool, suspend/resume).
+        // No pkgConfig: CMicroHTTPD links `microhttpd` by name and includes <microhttpd.h> from the system include
+        // path; CMicroHTTPDShim makes the variadic calls (MHD_start_daemon, MHD_get_connection_info).
+        .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
+        .target(name: "ServeMicroHTTPD", dependencies: ["NukeServe", "CMicroHTTPD", "CMicroHTTPDShim"]),
+        // Starts and stops servers in a process of its own and reports its descriptor count (the leak test).
+        .executableTarget(
+            name: "ServeMicroHTTPDTestCycler", dependencies: ["ServeMicroHTTPD", "NukeServe"],
+            path: "Tests/ServeMicroHTTPDTestCycler"),
+        .testTarget(
+            name: "ServeMicroHTTPDTests",
+            dependencies: [
+                "ServeMicroHTTPD", "NukeServe", "LoaderCurl", "NukeTestKit", "ServeMicroHTTPDTestCycler",
             ]),
         .testTarget(name: "LoaderCurlTests", dependencies: ["LoaderCurl", "NukeCore", "NukeTestKit"]),
         .testTarget(name: "LoaderURLSessionTests", dependencies: ["LoaderURLSession", "NukeCore", "NukeTestKit"]),

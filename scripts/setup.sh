@@ -17,6 +17,7 @@ packages=(
     libxxhash-dev       # CacheDisk: XXH3 checksums of entries and journal records (CXXHash)
     libcurl4-openssl-dev # LoaderCurl (CLibCurl); the OpenSSL flavour, not GnuTLS
     libhiredis-dev      # CacheRedis (CHiredis): the Redis client library
+    libmicrohttpd-dev   # ServeMicroHTTPD (CMicroHTTPD, CMicroHTTPDShim): nuke serve's HTTP server library
     redis-server        # CacheRedisTests: real Redis servers started by the tests
     nginx-light         # IntegrationTests: interop test against a real nginx
     openssl             # IntegrationTests: self-signed certificate for the HTTPS/ALPN interop test

@@ -1,0 +1,46 @@
+#include "CMicroHTTPDShim.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+struct MHD_Daemon *CMicroHTTPDShim_start_daemon(int listen_fd, uint16_t port, bool ipv6, unsigned int thread_count,
+                                                unsigned int connection_limit,
+                                                unsigned int connection_timeout_seconds,
+                                                size_t connection_memory_limit,
+                                                CMicroHTTPDShim_RequestStarted request_started,
+                                                MHD_AccessHandlerCallback access_handler,
+                                                MHD_RequestCompletedCallback request_completed, void *context) {
+    unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME;
+    if (ipv6) {
+        flags |= MHD_USE_IPv6;
+    }
+    // A pool size of 1 would still be a pool of one worker; 0 keeps the single internal thread.
+    unsigned int pool_size = thread_count > 1 ? thread_count : 0;
+    return MHD_start_daemon(flags, port, NULL, NULL, access_handler, context,
+                            MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
+                            MHD_OPTION_THREAD_POOL_SIZE, pool_size,
+                            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                            MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
+                            MHD_OPTION_URI_LOG_CALLBACK, request_started, context,
+                            MHD_OPTION_NOTIFY_COMPLETED, request_completed, context,
+                            MHD_OPTION_END);
+}
+
+bool CMicroHTTPDShim_client_address(struct MHD_Connection *connection, char *buffer, size_t size) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL || size == 0) {
+        return false;
+    }
+    const struct sockaddr *address = info->client_addr;
+    const void *bytes;
+    if (address->sa_family == AF_INET) {
+        bytes = &((const struct sockaddr_in *)address)->sin_addr;
+    } else if (address->sa_family == AF_INET6) {
+        bytes = &((const struct sockaddr_in6 *)address)->sin6_addr;
+    } else {
+        return false;
+    }
+    return inet_ntop(address->sa_family, bytes, buffer, (socklen_t)size) != NULL;
+}

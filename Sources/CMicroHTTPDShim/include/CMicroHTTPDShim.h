@@ -1,0 +1,41 @@
+// Non-variadic wrappers for the libmicrohttpd calls Swift cannot make: MHD_start_daemon takes its options as
+// varargs, and MHD_get_connection_info answers through a variadic call too.
+#ifndef CMICROHTTPDSHIM_H
+#define CMICROHTTPDSHIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if __has_include(<microhttpd.h>)
+#include <microhttpd.h>
+#else
+#error "CMicroHTTPDShim: <microhttpd.h> was not found; install Debian's libmicrohttpd-dev (scripts/setup.sh does)"
+#endif
+
+/// Called once per request, when its request line has been read, with the request target exactly as sent (still
+/// percent-encoded, with its query); the result becomes the request's `con_cls` (MHD_OPTION_URI_LOG_CALLBACK).
+/// libmicrohttpd calls MHD_OPTION_NOTIFY_COMPLETED exactly once for every request this was called for.
+typedef void *(*CMicroHTTPDShim_RequestStarted)(void *context, const char *target,
+                                                struct MHD_Connection *connection);
+
+/// Starts a daemon on `listen_fd`, a socket that is already bound and listening on `port`. Connections are served
+/// by `thread_count` threads, each with its own epoll set (one internal epoll thread when `thread_count` is 1),
+/// with suspend/resume allowed and libmicrohttpd's own logging off. `connection_timeout_seconds` of 0 means none.
+/// `context` is passed to every callback.
+///
+/// Returns NULL on failure. On success the daemon owns `listen_fd` (MHD_stop_daemon closes it, unless the daemon
+/// was quiesced); on failure it may or may not have closed it.
+struct MHD_Daemon *CMicroHTTPDShim_start_daemon(int listen_fd, uint16_t port, bool ipv6, unsigned int thread_count,
+                                                unsigned int connection_limit,
+                                                unsigned int connection_timeout_seconds,
+                                                size_t connection_memory_limit,
+                                                CMicroHTTPDShim_RequestStarted request_started,
+                                                MHD_AccessHandlerCallback access_handler,
+                                                MHD_RequestCompletedCallback request_completed, void *context);
+
+/// Writes the client's address as text (`192.0.2.1`, `2001:db8::1`) into `buffer`, NUL-terminated; returns false
+/// when libmicrohttpd does not know it or it is not an IPv4 or IPv6 address.
+bool CMicroHTTPDShim_client_address(struct MHD_Connection *connection, char *buffer, size_t size);
+
+#endif

@@ -41,7 +41,8 @@ let package = Package(
                 "NukeCore", "LoaderCurl", "LoaderURLSession", "CacheDisk", "DecoderPNG", "DecoderJPEG", "DecoderWebP",
                 "DecoderSVG", "DecoderGIF", "DecoderAVIF",
             ]),
-        .executableTarget(name: "NukeCLI", dependencies: ["Nuke", "LoaderURLSession", "CacheRedis", "NukeServe"]),
+        .executableTarget(
+            name: "NukeCLI", dependencies: ["Nuke", "LoaderURLSession", "CacheRedis", "NukeServe", "ServeMicroHTTPD"]),
         .systemLibrary(name: "CLibCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CLibCurl"]),
         .target(name: "LoaderCurl", dependencies: ["NukeCore", "CLibCurl", "CCurlShim"]),

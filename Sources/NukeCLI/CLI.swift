@@ -10,6 +10,7 @@ enum CLI {
         ("info", InfoCommand.summary),
         ("cache", CacheCommand.summary),
         ("demo", DemoCommand.summary),
+        ("serve", ServeCommand.summary),
     ]
 
     static var help: String {
@@ -42,6 +43,7 @@ enum CLI {
         case "info": return await InfoCommand.run(rest)
         case "cache": return CacheCommand.run(rest)
         case "demo": return await DemoCommand.run(rest)
+        case "serve": return await ServeCommand.run(rest)
         case "-h", "--help", "help":
             Console.shared.print(help)
             return ExitCode.success

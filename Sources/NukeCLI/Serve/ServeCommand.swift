@@ -1,0 +1,216 @@
+import CacheRedis
+import Foundation
+import Nuke
+import NukeServe
+import ServeMicroHTTPD
+
+/// `nuke serve`: an image service in imgproxy's URL format, on libmicrohttpd.
+enum ServeCommand {
+    static let summary = "Serve thumbnails over HTTP in imgproxy's URL format (signing, source policy, caches)"
+
+    static let help = """
+        USAGE: nuke serve [--port N] [--bind ADDR] [--key HEX --salt HEX]… [--allow-private-sources]
+                          [--allow-source-addresses CIDR,…] [--allowed-sources PREFIX,…] [--local-root DIR]
+                          [--cache-dir DIR] [--redis URL] [--max-source-bytes N] [--max-source-pixels N]
+                          [--workers N] [--queue N] [--ttl SECONDS] [--grace SECONDS]
+
+        Answers GET and HEAD requests in imgproxy's URL format:
+          /SIGNATURE/OPTIONS/plain/PERCENT-ENCODED-SOURCE[@EXT]
+          /SIGNATURE/OPTIONS/BASE64URL-SOURCE[.EXT]
+        with options resize|rs:TYPE:W:H:ENLARGE (fit, fill, fill-down, force, auto), size|s, width|w, height|h,
+        enlarge|el, dpr, gravity|g:ce|no|so|ea|we|noea|nowe|soea|sowe[:X:Y], blur|bl:SIGMA, quality|q, format|f|ext,
+        and Nuke's circle|ci:1 and rounded|rc:RADIUS. Sources are http(s):// URLs, or local:///PATH under
+        --local-root. Without a format, AVIF or WebP is sent when Accept names it, else the source's format
+        (Vary: Accept). Also /health and /metrics (Prometheus text). Prints "listening on http://ADDR:PORT" once it
+        accepts connections, then one access-log line per request; SIGTERM or SIGINT stop accepting, let requests in
+        flight finish within --grace seconds, and exit 0.
+
+        OPTIONS (each also read from the environment variable shown; the command line wins):
+          --port N                   Port to listen on (default 8080; 0 picks a free one).      NUKE_SERVE_PORT
+          --bind ADDR                IPv4 or IPv6 address to listen on (default 127.0.0.1).     NUKE_SERVE_BIND
+          --key HEX --salt HEX       A signing key and salt (hex), repeatable: URLs must be signed as imgproxy's
+                                     (HMAC-SHA256 of salt + path, URL-safe base64). Without a key any signature
+                                     (unsafe, insecure) is accepted and a warning is printed.
+                                                              NUKE_SERVE_KEY, NUKE_SERVE_SALT (comma-separated)
+          --allow-private-sources    Allow sources on private networks (10/8, 172.16/12, 192.168/16, fc00::/7,
+                                     100.64/10). Loopback, link-local, multicast and unspecified addresses stay
+                                     refused, on every address connected, DNS answer and redirect hop.
+                                                                        NUKE_SERVE_ALLOW_PRIVATE_SOURCES=1
+          --allow-source-addresses L Allow exactly these addresses or CIDR ranges, whatever their class.
+                                                                        NUKE_SERVE_ALLOW_SOURCE_ADDRESSES
+          --allowed-sources L        Allow only sources starting with one of these prefixes.
+                                                                        NUKE_SERVE_ALLOWED_SOURCES
+          --local-root DIR           Serve local:///PATH sources from DIR (no .. or symlink escape).
+                                                                        NUKE_SERVE_LOCAL_ROOT
+          --cache-dir DIR            Keep sources on disk in DIR, following the origin's caching headers.
+                                                                        NUKE_SERVE_CACHE_DIR
+          --redis URL                Share sources through Redis (with --cache-dir: read the directory first).
+                                                                        NUKE_SERVE_REDIS
+          --max-source-bytes N       Largest source body (default 52428800): larger is 413.  NUKE_SERVE_MAX_SOURCE_BYTES
+          --max-source-pixels N      Largest source image (default 50000000), checked from its header: 422.
+                                                                        NUKE_SERVE_MAX_SOURCE_PIXELS
+          --workers N                Results made at once (default: the number of cores).    NUKE_SERVE_WORKERS
+          --queue N                  Requests that may wait for a worker (default 256); more get 429.
+                                                                        NUKE_SERVE_QUEUE
+          --ttl SECONDS              Cache-Control max-age of results (default 31536000).    NUKE_SERVE_TTL
+          --grace SECONDS            Time requests in flight get to finish on SIGTERM (default 10).
+                                                                        NUKE_SERVE_GRACE
+          -h, --help                 Show this help.
+
+        The exit status is 0 after a signal, 1 if the server can't start (the message names the cause), 64 for a
+        wrong command line or variable.
+        """
+
+    static func run(_ arguments: [String]) async -> Int32 {
+        let options: ServeOptions
+        do {
+            let parsed = try Arguments(arguments, flags: ServeOptions.flags, options: ServeOptions.options)
+            if parsed.wantsHelp {
+                Console.shared.print(help)
+                return ExitCode.success
+            }
+            guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
+            options = try ServeOptions(parsed, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            return CLI.usageFailure(error, help: help)
+        }
+        do {
+            return try await ServeRun(options: options).run()
+        } catch {
+            return CLI.failure(error)
+        }
+    }
+}
+
+/// One run of `nuke serve`: builds the pipeline, the service and the server, and waits for a signal.
+struct ServeRun {
+    let options: ServeOptions
+    private let console = Console.shared
+
+    func run() async throws -> Int32 {
+        let (service, caches) = try makeService()
+        var configuration = MicroHTTPDServer.Configuration()
+        configuration.address = options.bind
+        configuration.port = UInt16(options.port)
+        let server: MicroHTTPDServer
+        do {
+            server = try MicroHTTPDServer(configuration: configuration, handler: service)
+        } catch {
+            throw CommandError("cannot listen on \(options.bind):\(options.port): \(error)")
+        }
+        if options.keyPairs.isEmpty {
+            console.error(
+                "warning: no --key/--salt: URLs are not signed, and any signature segment (unsafe, insecure) is accepted"
+            )
+        }
+        let host = options.bind.contains(":") ? "[\(options.bind)]" : options.bind
+        console.print("listening on http://\(host):\(server.port)")
+
+        let signal = await Self.waitForTermination()
+        console.error("nuke serve: \(signal) received, finishing requests in flight (up to \(options.grace) s)")
+        await server.shutdown(grace: TimeInterval(options.grace))
+        for cache in caches { cache() }
+        return ExitCode.success
+    }
+
+    /// The service over a pipeline configured from the options, and the flushes of its caches.
+    private func makeService() throws -> (ImageService, [() -> Void]) {
+        let policy = SourcePolicy(
+            allowedPrefixes: options.allowedSources,
+            localRoot: options.localRoot.map { URL(fileURLWithPath: $0, isDirectory: true) },
+            addresses: SourceAddressPolicy(
+                allowsPrivateNetworks: options.allowsPrivateSources, allowedRanges: options.allowedSourceAddresses))
+        if let root = policy.localRoot {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue
+            else { throw CommandError("--local-root \(root.path) is not a directory") }
+        }
+        let disk = try options.cacheDirectory.map { path in
+            do {
+                return try PipelineFactory.openCache(at: path)
+            } catch {
+                throw CommandError("cannot use \(path) as a disk cache: \(error)")
+            }
+        }
+        let redis = try options.redisURL.map(PipelineFactory.openRedis)
+        let dataCache: (any DataCaching)? =
+            switch (disk, redis) {
+            case let (disk?, redis?): TieredDataCache(local: disk, shared: redis)
+            case let (disk?, nil): disk
+            case let (nil, redis?): redis
+            case (nil, nil): nil
+            }
+
+        var loader = CurlDataLoader.Configuration()
+        let addresses = policy.addresses
+        loader.allowsConnection = { address, _ in addresses.allows(address: address) }
+        let registry = Self.registry(maximumPixelCount: options.maximumSourcePixels)
+        var configuration = ImagePipeline.Configuration(
+            dataLoader: CurlDataLoader(configuration: loader), imageCache: ImageCache(costLimit: 256 << 20))
+        configuration.dataCache = dataCache
+        // Sources follow the origin's caching headers: a changed image is fetched again once stale.
+        configuration.httpCachePolicy = .followHeaders
+        configuration.maximumResponseDataSize = options.maximumSourceBytes
+        configuration.makeImageDecoder = { registry.decoder(for: $0) }
+        configuration.dataLoadingQueue = TaskQueue(maxConcurrentOperationCount: max(6, options.workers * 2))
+        let pipeline = ImagePipeline(configuration: configuration)
+
+        var service = ImageService.Configuration(encoders: [
+            .jpeg: { ImageEncoders.JPEG(quality: Float($0) / 100) },
+            .png: { _ in ImageEncoders.PNG() },
+            .webp: { ImageEncoders.WebP(quality: Float($0) / 100) },
+            .avif: { ImageEncoders.AVIF(quality: Float($0) / 100) },
+        ])
+        service.signer = options.keyPairs.isEmpty ? nil : try URLSigner(pairs: options.keyPairs)
+        service.sources = policy
+        service.workers = options.workers
+        service.queueLimit = options.queue
+        service.timeToLive = options.timeToLive
+        let console = self.console
+        service.log = { console.print($0) }
+        let flushes: [() -> Void] = [disk.map { disk in { disk.flush() } }, redis.map { redis in { redis.flush() } }]
+            .compactMap { $0 }
+        return (ImageService(pipeline: pipeline, configuration: service), flushes)
+    }
+
+    /// Every codec, each refusing images of more than `maximumPixelCount` pixels from their header.
+    static func registry(maximumPixelCount: Int) -> ImageDecoderRegistry {
+        let registry = ImageDecoderRegistry()
+        var png = ImageDecoders.PNG.Configuration()
+        png.maximumPixelCount = min(png.maximumPixelCount, maximumPixelCount)
+        ImageDecoders.PNG.register(in: registry, configuration: png)
+        var jpeg = ImageDecoders.JPEG.Configuration()
+        jpeg.maximumPixelCount = min(jpeg.maximumPixelCount, maximumPixelCount)
+        ImageDecoders.JPEG.register(in: registry, configuration: jpeg)
+        var webp = ImageDecoders.WebP.Configuration()
+        webp.maximumPixelCount = min(webp.maximumPixelCount, maximumPixelCount)
+        ImageDecoders.WebP.register(in: registry, configuration: webp)
+        var svg = ImageDecoders.SVG.Configuration()
+        svg.maximumPixelCount = min(svg.maximumPixelCount, maximumPixelCount)
+        ImageDecoders.SVG.register(in: registry, configuration: svg)
+        var gif = ImageDecoders.GIF.Configuration()
+        gif.maximumPixelCount = min(gif.maximumPixelCount, maximumPixelCount)
+        ImageDecoders.GIF.register(in: registry, configuration: gif)
+        var avif = ImageDecoders.AVIF.Configuration()
+        avif.maximumPixelCount = min(avif.maximumPixelCount, maximumPixelCount)
+        ImageDecoders.AVIF.register(in: registry, configuration: avif)
+        return registry
+    }
+
+    /// Waits for SIGTERM or SIGINT and returns its name.
+    static func waitForTermination() async -> String {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+        var sources: [any DispatchSourceSignal] = []
+        for (number, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(name) }
+            source.resume()
+            sources.append(source)
+        }
+        var iterator = stream.makeAsyncIterator()
+        let name = await iterator.next() ?? "end of input"
+        for source in sources { source.cancel() }
+        return name
+    }
+}

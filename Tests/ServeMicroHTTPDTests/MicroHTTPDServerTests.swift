@@ -255,23 +255,37 @@ import Testing
 
 @Suite struct MicroHTTPDServerLifecycleTests {
     @Test func shutdownLetsARequestInFlightFinishThenRefusesConnections() async throws {
-        // Given a request whose handler is running (it takes a second)
+        // Given a request whose handler is running (it waits for a gate)
         let entered = Gate()
+        let release = Gate()
         let finished = Recorder<String>()
         let server = try startServer { request in
             entered.open()
-            try? await Task.sleep(nanoseconds: 1_000_000_000)
+            await release.wait()
             finished.append(request.path)
             return ServeResponse(status: 200, body: Data("finished".utf8))
         }
+        let port = server.port
         let address = url(server, "/slow")
         let inFlight = Task { try await curl([address]) }
         await entered.wait()
 
         // When the server shuts down with a generous grace period
-        await server.shutdown(grace: 30)
+        let shutdown = Task { await server.shutdown(grace: 30) }
 
-        // Then the request in flight completed, shutdown returned, and new connections are refused
+        // Then new connections are refused while the request is still in flight (bounded: shutdown refuses them
+        // right away, before it waits)
+        var refusedWhileDraining = false
+        for _ in 0..<10_000 where !refusedWhileDraining {
+            refusedWhileDraining = !canConnect(port: port)
+            await Task.yield()
+        }
+        #expect(refusedWhileDraining)
+        #expect(finished.all.isEmpty)
+
+        // And the request in flight completes, shutdown returns, and connections stay refused
+        release.open()
+        await shutdown.value
         let response = try await inFlight.value
         #expect(response.status == 200)
         #expect(response.body == Data("finished".utf8))
@@ -388,6 +402,22 @@ import Testing
             return  // this machine has no IPv6 loopback
         }
         #expect(server.port != 0)
+        await server.shutdown(grace: 1)
+    }
+
+    @Test func anIPv4ClientOfAnIPv6SocketHasItsIPv4Address() async throws {
+        // Given a server on an IPv6 socket bound to the IPv4-mapped loopback address
+        let addresses = Recorder<String?>()
+        let server = try startServer(configure: { $0.address = "::ffff:127.0.0.1" }) { request in
+            addresses.append(request.remoteAddress)
+            return ServeResponse(status: 200)
+        }
+
+        // When an IPv4 client connects
+        #expect(try await curl([url(server, "/")]).status == 200)
+
+        // Then the handler sees 127.0.0.1, not ::ffff:127.0.0.1
+        #expect(addresses.all == ["127.0.0.1"])
         await server.shutdown(grace: 1)
     }
 

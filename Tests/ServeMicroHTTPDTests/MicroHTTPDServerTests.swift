@@ -109,6 +109,30 @@ import Testing
         await server.shutdown(grace: 1)
     }
 
+    @Test func headersTheTransportOwnsOrRefusesAreLeftOut() async throws {
+        // Given a handler that sets its own Content-Length and a value with a line break
+        let server = try startServer { _ in
+            ServeResponse(
+                status: 200,
+                headers: [
+                    ("Content-Length", "999"), ("X-Injected", "a\r\nSet-Cookie: stolen=1"), ("X-Kept", "yes"),
+                ],
+                body: Data("four".utf8))
+        }
+
+        // When it answers
+        let response = try await curl([url(server, "/")])
+
+        // Then the length is the body's, the broken field is gone, and the others stay
+        #expect(response.status == 200)
+        #expect(response.headers("Content-Length") == ["4"])
+        #expect(response.header("X-Injected") == nil)
+        #expect(response.header("Set-Cookie") == nil)
+        #expect(response.header("X-Kept") == "yes")
+        #expect(response.body == Data("four".utf8))
+        await server.shutdown(grace: 1)
+    }
+
     @Test func otherMethodsAndBodiesAreRefusedBeforeTheHandler() async throws {
         // Given a handler that counts its calls
         let calls = Recorder<String>()

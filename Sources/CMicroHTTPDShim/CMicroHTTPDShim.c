@@ -38,7 +38,12 @@ bool CMicroHTTPDShim_client_address(struct MHD_Connection *connection, char *buf
     if (address->sa_family == AF_INET) {
         bytes = &((const struct sockaddr_in *)address)->sin_addr;
     } else if (address->sa_family == AF_INET6) {
-        bytes = &((const struct sockaddr_in6 *)address)->sin6_addr;
+        const struct in6_addr *ipv6 = &((const struct sockaddr_in6 *)address)->sin6_addr;
+        if (IN6_IS_ADDR_V4MAPPED(ipv6)) {
+            // An IPv4 client of a dual-stack socket: its IPv4 address, not ::ffff:a.b.c.d.
+            return inet_ntop(AF_INET, &ipv6->s6_addr[12], buffer, (socklen_t)size) != NULL;
+        }
+        bytes = ipv6;
     } else {
         return false;
     }

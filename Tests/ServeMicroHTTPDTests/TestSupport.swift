@@ -208,3 +208,18 @@ func exchange(port: UInt16, request: String) async throws -> Data {
         }
     }
 }
+
+/// Whether a TCP connection to 127.0.0.1:`port` is accepted (it is closed at once, before any request).
+func canConnect(port: UInt16) -> Bool {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
+    }
+}

@@ -34,8 +34,8 @@ struct MHD_Daemon *CMicroHTTPDShim_start_daemon(int listen_fd, uint16_t port, bo
                                                 MHD_AccessHandlerCallback access_handler,
                                                 MHD_RequestCompletedCallback request_completed, void *context);
 
-/// Writes the client's address as text (`192.0.2.1`, `2001:db8::1`) into `buffer`, NUL-terminated; returns false
-/// when libmicrohttpd does not know it or it is not an IPv4 or IPv6 address.
+/// Writes the client's address as text (`192.0.2.1`, `2001:db8::1`; an IPv4-mapped IPv6 address as IPv4) into
+/// `buffer`, NUL-terminated; returns false when libmicrohttpd does not know it or it is not an IPv4 or IPv6 address.
 bool CMicroHTTPDShim_client_address(struct MHD_Connection *connection, char *buffer, size_t size);
 
 #endif

@@ -22,6 +22,8 @@ packages=(
     nginx-light         # IntegrationTests: interop test against a real nginx
     openssl             # IntegrationTests: self-signed certificate for the HTTPS/ALPN interop test
     python3             # NukeServeTests: Python's hmac module signs URLs as an implementation independent of ours
+    curl                # NukeCLITests: the client of nuke serve's process tests
+    apache2-utils       # NukeCLITests: ab, 2,000 requests against nuke serve
 )
 
 # Only for the benchmark package (Benchmarks/), which compares against these libraries in-process:

@@ -20,6 +20,11 @@ struct NukeProcess {
         return url
     }
 
+    /// The repository's root directory (this file is `Tests/NukeCLITests/NukeProcess.swift` in it).
+    static func packageRoot(file: String = #filePath) -> URL {
+        URL(fileURLWithPath: file).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
     /// Runs `nuke arguments…` in `directory` and waits for it to exit. Output is read on other threads while the
     /// process runs, so a full pipe never blocks it.
     static func run(_ arguments: [String], in directory: URL? = nil) async throws -> Result {

@@ -17,7 +17,7 @@ import Testing
         configuration.dataCache = nil
         do {
             _ = try await ImagePipeline(configuration: configuration).image(for: url)
-        } catch let error as ImagePipeline.Error {
+        } catch {
             if case .decoderNotRegistered = error { return error.description }
             throw error
         }

@@ -12,7 +12,7 @@ enum ServeCommand {
         USAGE: nuke serve [--port N] [--bind ADDR] [--key HEX --salt HEX]… [--allow-private-sources]
                           [--allow-source-addresses CIDR,…] [--allowed-sources PREFIX,…] [--local-root DIR]
                           [--cache-dir DIR] [--redis URL] [--max-source-bytes N] [--max-source-pixels N]
-                          [--workers N] [--queue N] [--ttl SECONDS] [--grace SECONDS]
+                          [--workers N] [--queue N] [--ttl SECONDS] [--grace SECONDS] [--timeout SECONDS]
 
         Answers GET and HEAD requests in imgproxy's URL format:
           /SIGNATURE/OPTIONS/plain/PERCENT-ENCODED-SOURCE[@EXT]
@@ -55,6 +55,8 @@ enum ServeCommand {
           --ttl SECONDS              Cache-Control max-age of results (default 31536000).    NUKE_SERVE_TTL
           --grace SECONDS            Time requests in flight get to finish on SIGTERM (default 10).
                                                                         NUKE_SERVE_GRACE
+          --timeout SECONDS          Time loading and decoding a source may take (default 10): then 504.
+                                                                        NUKE_SERVE_TIMEOUT
           -h, --help                 Show this help.
 
         The exit status is 0 after a signal, 1 if the server can't start (the message names the cause), 64 for a
@@ -133,13 +135,9 @@ struct ServeRun {
             }
         }
         let redis = try options.redisURL.map(PipelineFactory.openRedis)
-        let dataCache: (any DataCaching)? =
-            switch (disk, redis) {
-            case let (disk?, redis?): TieredDataCache(local: disk, shared: redis)
-            case let (disk?, nil): disk
-            case let (nil, redis?): redis
-            case (nil, nil): nil
-            }
+        // Sources in memory first (256 MB), then on disk, then in Redis: results made from the same source load it once.
+        let tiers: [(any DataCaching)?] = [MemoryDataCache(costLimit: 256 << 20), disk, redis]
+        let dataCache = TieredDataCache(tiers.compactMap { $0 })
 
         var loader = CurlDataLoader.Configuration()
         let addresses = policy.addresses
@@ -166,6 +164,7 @@ struct ServeRun {
         service.workers = options.workers
         service.queueLimit = options.queue
         service.timeToLive = options.timeToLive
+        service.sourceTimeout = TimeInterval(options.timeout)
         let console = self.console
         service.log = { console.print($0) }
         let flushes: [() -> Void] = [disk.map { disk in { disk.flush() } }, redis.map { redis in { redis.flush() } }]

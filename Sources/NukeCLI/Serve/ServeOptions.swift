@@ -19,12 +19,13 @@ struct ServeOptions {
     var queue = 256
     var timeToLive = 31_536_000
     var grace = 10
+    var timeout = 10
 
     static let flags: Set<String> = ["--allow-private-sources"]
     static let options: Set<String> = [
         "--port", "--bind", "--key", "--salt", "--allow-source-addresses", "--allowed-sources", "--local-root",
         "--cache-dir", "--redis", "--max-source-bytes", "--max-source-pixels", "--workers", "--queue", "--ttl",
-        "--grace",
+        "--grace", "--timeout",
     ]
 
     /// The environment variable of an option or flag: `--max-source-bytes` → `NUKE_SERVE_MAX_SOURCE_BYTES`.
@@ -96,6 +97,7 @@ struct ServeOptions {
         queue = try integer("--queue", in: 0...1_000_000) ?? queue
         timeToLive = try integer("--ttl", in: 0...315_360_000) ?? timeToLive
         grace = try integer("--grace", in: 0...3_600) ?? grace
+        timeout = try integer("--timeout", in: 1...3_600) ?? timeout
     }
 
     static func splitList(_ text: String) -> [String] {

@@ -20,29 +20,13 @@ public struct ServeResult: Sendable, Hashable {
     }
 }
 
-/// Encoded results in memory, least recently used evicted first once their bytes pass ``costLimit``, and the
+/// Encoded results in memory, least recently used evicted first once their bytes pass the limit, and the
 /// coalescing of requests for a result being made: the first request makes it, the others wait for it.
 final class ResultCache: @unchecked Sendable {
-    // @unchecked: every stored property but `costLimit` is read and written only while `lock` is held.
-    let costLimit: Int
+    // @unchecked: `results` and `waiters` are read and written only while `lock` is held.
     private let lock = NSLock()
-    private var entries: [String: Node] = [:]
-    private var head: Node?  // most recently used
-    private var tail: Node?  // least recently used
-    private var cost = 0
+    private var results: ByteBoundedLRU<ServeResult>
     private var waiters: [String: [CheckedContinuation<Result<ServeResult, ServeError>, Never>]] = [:]
-
-    private final class Node {
-        let key: String
-        let value: ServeResult
-        var previous: Node?
-        var next: Node?
-
-        init(key: String, value: ServeResult) {
-            self.key = key
-            self.value = value
-        }
-    }
 
     /// How a result was obtained.
     enum Source: Sendable {
@@ -50,21 +34,17 @@ final class ResultCache: @unchecked Sendable {
     }
 
     init(costLimit: Int) {
-        self.costLimit = costLimit
+        results = ByteBoundedLRU(limit: costLimit)
     }
 
     /// The number of results held and their bytes.
     var usage: (count: Int, bytes: Int) {
-        lock.withLock { (entries.count, cost) }
+        lock.withLock { (results.count, results.size) }
     }
 
     /// The cached result for `key`, marked as used; `nil` if there is none.
     func cached(_ key: String) -> ServeResult? {
-        lock.withLock {
-            guard let node = entries[key] else { return nil }
-            moveToFront(node)
-            return node.value
-        }
+        lock.withLock { results.value(for: key) }
     }
 
     /// The result for `key`: from memory, by joining a request making it, or made by `make` (and stored, unless it
@@ -76,10 +56,7 @@ final class ResultCache: @unchecked Sendable {
             case hit(ServeResult), join, make
         }
         let step: Step = lock.withLock {
-            if let node = entries[key] {
-                moveToFront(node)
-                return .hit(node.value)
-            }
+            if let value = results.value(for: key) { return .hit(value) }
             if waiters[key] != nil { return .join }
             waiters[key] = []
             return .make
@@ -104,7 +81,7 @@ final class ResultCache: @unchecked Sendable {
         case .make:
             let result = await make()
             let continuations = lock.withLock {
-                if case let .success(value) = result { store(value, for: key) }
+                if case let .success(value) = result { results.set(value, size: value.body.count, for: key) }
                 return waiters.removeValue(forKey: key) ?? []
             }
             for continuation in continuations { continuation.resume(returning: result) }
@@ -113,45 +90,4 @@ final class ResultCache: @unchecked Sendable {
     }
 
     private static let retryLater = ServeError(.internalError, "the result was evicted before it could be read")
-
-    private func store(_ value: ServeResult, for key: String) {
-        let size = value.body.count
-        guard size <= costLimit else { return }
-        if let old = entries.removeValue(forKey: key) {
-            unlink(old)
-            cost -= old.value.body.count
-        }
-        let node = Node(key: key, value: value)
-        entries[key] = node
-        insertAtFront(node)
-        cost += size
-        while cost > costLimit, let last = tail {
-            unlink(last)
-            entries.removeValue(forKey: last.key)
-            cost -= last.value.body.count
-        }
-    }
-
-    private func moveToFront(_ node: Node) {
-        guard head !== node else { return }
-        unlink(node)
-        insertAtFront(node)
-    }
-
-    private func insertAtFront(_ node: Node) {
-        node.next = head
-        node.previous = nil
-        head?.previous = node
-        head = node
-        if tail == nil { tail = node }
-    }
-
-    private func unlink(_ node: Node) {
-        node.previous?.next = node.next
-        node.next?.previous = node.previous
-        if head === node { head = node.next }
-        if tail === node { tail = node.previous }
-        node.previous = nil
-        node.next = nil
-    }
 }

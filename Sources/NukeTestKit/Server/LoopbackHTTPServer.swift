@@ -44,8 +44,28 @@ public final class LoopbackHTTPServer: Sendable {
     /// Starts a server with `routes` (path → route; the path excludes the query string).
     ///
     /// - Throws: If the listening socket can't be set up.
-    public init(routes: [String: Route] = [:]) throws {
-        let (fd, port) = try Socket.listenOnLoopback()
+    public convenience init(routes: [String: Route] = [:]) throws {
+        try self.init(routes: routes, host: .primary)
+    }
+
+    /// A loopback address to listen on: every `127.x.y.z` reaches this machine, so a server on `127.0.0.2` is a
+    /// second host for tests of address policies.
+    public enum LoopbackHost: UInt8, Sendable {
+        /// `127.0.0.1`.
+        case primary = 1
+        /// `127.0.0.2`.
+        case secondary = 2
+
+        /// The address as text.
+        public var address: String { "127.0.0.\(rawValue)" }
+    }
+
+    /// Starts a server with `routes` on `host` (see ``init(routes:)``).
+    ///
+    /// - Throws: If the listening socket can't be set up.
+    public init(routes: [String: Route] = [:], host: LoopbackHost) throws {
+        let (fd, port) = try Socket.listenOnLoopback(lastOctet: host.rawValue)
+        self.host = host
         self.port = port
         core = try ServerCore(listenFD: fd, routes: routes)
         core.start()
@@ -55,12 +75,15 @@ public final class LoopbackHTTPServer: Sendable {
         core.shutdown()
     }
 
-    /// `http://127.0.0.1:<port>`.
-    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    /// The loopback address the server listens on.
+    public let host: LoopbackHost
+
+    /// `http://127.0.0.1:<port>` (or the server's other loopback address).
+    public var baseURL: URL { URL(string: "http://\(host.address):\(port)")! }
 
     /// The URL of `pathAndQuery` (which starts with `/`) on this server.
     public func url(_ pathAndQuery: String) -> URL {
-        URL(string: "http://127.0.0.1:\(port)\(pathAndQuery)")!
+        URL(string: "http://\(host.address):\(port)\(pathAndQuery)")!
     }
 
     /// Sets (or with `nil`, removes) the route for `path`; applies to requests received from now on.

@@ -16,7 +16,9 @@ enum Socket {
     }
 
     /// A TCP socket listening on `127.0.0.1` at a port the kernel picks; returns the descriptor and the port.
-    static func listenOnLoopback(backlog: Int32 = 128) throws(Failure) -> (fd: Int32, port: Int) {
+    static func listenOnLoopback(
+        backlog: Int32 = 128, lastOctet: UInt8 = 1
+    ) throws(Failure) -> (fd: Int32, port: Int) {
         #if canImport(Glibc)
             let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         #else
@@ -29,7 +31,7 @@ enum Socket {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        address.sin_addr.s_addr = (in_addr_t(0x7F00_0000) | in_addr_t(lastOctet)).bigEndian
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))

@@ -1,0 +1,241 @@
+import Foundation
+import Nuke
+import NukeTestKit
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `nuke serve` as a real process, driven by `curl` and `ab`, with a real nginx origin and loopback servers for the
+/// faults nginx can't make.
+@Suite(
+    "nuke serve", .serialized,
+    .enabled(if: NginxServer.unavailableReason == nil, Comment(rawValue: NginxServer.unavailableReason ?? "")),
+    .enabled(if: CurlClient.isAvailable, "needs the curl command (scripts/setup.sh installs it)"))
+struct ServeCommandTests {
+    /// A 400×300 PNG whose red channel grows from left to right.
+    static let photo: Data = (try? Images.png(width: 400, height: 300)) ?? Data()
+
+    /// A PNG whose header says 60000×60000: far over the default pixel limit, refused before any pixel is read.
+    static let hugeHeader: Data = {
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in body {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            crc ^= 0xFFFF_FFFF
+            func bigEndian(_ value: UInt32) -> [UInt8] {
+                (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) }
+            }
+            return bigEndian(UInt32(data.count)) + body + bigEndian(crc)
+        }
+        let side: [UInt8] = [0, 0, 0xEA, 0x60]  // 60000
+        let header = side + side + [8, 6, 0, 0, 0]
+        let pixels = chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])
+        return Data(
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + pixels + chunk("IEND", []))
+    }()
+
+    static func origin() async throws -> NginxServer {
+        try await NginxServer.start(
+            files: ["photo.png": photo, "huge.png": hugeHeader, "notes.png": Data("not an image".utf8)],
+            locations: "location = /broken.png { return 500; }")
+    }
+
+    static func decode(_ data: Data) throws -> PlatformImage {
+        let registry = ImageDecoderRegistry()
+        registry.registerDefaultCodecs()
+        let context = ImageDecodingContext(request: ImageRequest(url: nil), data: data, isCompleted: true)
+        return try #require(registry.decoder(for: context)).decode(data).image
+    }
+
+    @Test func optionsNegotiationHeadAnd304() async throws {
+        let nginx = try await Self.origin()
+        let serve = try await ServeProcess(["--allow-source-addresses", "127.0.0.1"])
+        let source = "plain/" + nginx.url("photo.png").absoluteString
+
+        let west = try await CurlClient.get(serve.url("/unsafe/rs:fill:100:100/g:we/\(source)"))
+        let east = try await CurlClient.get(serve.url("/unsafe/rs:fill:100:100/g:ea/\(source)"))
+        let fit = try await CurlClient.get(serve.url("/unsafe/rs:fit:100:100/\(source)"))
+        let jpeg = try await CurlClient.get(serve.url("/unsafe/w:50/\(source)@jpg"))
+        let webp = try await CurlClient.get(serve.url("/unsafe/w:50/\(source)"), headers: ["Accept": "image/webp"])
+        let head = try await CurlClient.get(serve.url("/unsafe/w:50/\(source)@jpg"), head: true)
+        let revalidated = try await CurlClient.get(
+            serve.url("/unsafe/w:50/\(source)@jpg"), headers: ["If-None-Match": jpeg.headers["etag"] ?? ""])
+        let circle = try await CurlClient.get(serve.url("/unsafe/rs:fill:64:64/ci:1/\(source)"))
+
+        #expect(west.status == 200 && west.headers["content-type"] == "image/png")
+        #expect(west.headers["cache-control"] == "public, max-age=31536000" && west.headers["vary"] == "Accept")
+        let westImage = try Self.decode(west.body)
+        let eastImage = try Self.decode(east.body)
+        #expect((westImage.width, westImage.height) == (100, 100))
+        #expect((westImage.pixel(x: 0, y: 50)?.r ?? 255) < 20)
+        #expect((eastImage.pixel(x: 99, y: 50)?.r ?? 0) > 235)
+        #expect(try Self.decode(fit.body).width == 100 && Self.decode(fit.body).height == 75)
+        #expect(jpeg.headers["content-type"] == "image/jpeg" && jpeg.headers["vary"] == nil)
+        #expect(try Self.decode(jpeg.body).width == 50)
+        #expect(webp.headers["content-type"] == "image/webp" && webp.headers["vary"] == "Accept")
+        #expect(head.status == 200 && head.body.isEmpty)
+        #expect(head.headers["content-length"] == "\(jpeg.body.count)" && head.headers["etag"] == jpeg.headers["etag"])
+        #expect(revalidated.status == 304 && revalidated.body.isEmpty)
+        let round = try Self.decode(circle.body)
+        #expect(round.pixel(x: 0, y: 0)?.a == 0 && round.pixel(x: 32, y: 32)?.a == 255)
+        #expect(try await serve.stop() == 0)
+        await nginx.stopped()
+        // One download for every result; the later ones revalidate (nginx's fresh Last-Modified gives no lifetime).
+        let log = try nginx.accessLog().filter { $0.uri == "/photo.png" }
+        #expect(log.filter { $0.status == 200 }.count == 1, "\(log)")
+        #expect(log.dropFirst().allSatisfy { $0.status == 304 }, "\(log)")
+    }
+
+    @Test func signaturesFromTheReadmesPythonAreAcceptedAndTamperedOnesRefused() async throws {
+        let nginx = try await Self.origin()
+        let key = "943b421c9eb07c830af81030552c86009268de4e532ba2ee2eab8247c6da0881"
+        let salt = "520f986b998545b4785e0defbc4f3c1203f22de2374a3d53cb7a7fe9fea309c5"
+        let serve = try await ServeProcess(
+            ["--allow-source-addresses", "127.0.0.1"], environment: ["NUKE_SERVE_KEY": key, "NUKE_SERVE_SALT": salt])
+        let path = "/rs:fit:80:80/plain/" + nginx.url("photo.png").absoluteString
+        let signed = try Self.pythonSigned(path, key: key, salt: salt)
+
+        let good = try await CurlClient.get(serve.url(signed))
+        let tampered = try await CurlClient.get(serve.url(signed.replacingOccurrences(of: "80:80", with: "81:81")))
+        let unsigned = try await CurlClient.get(serve.url("/unsafe" + path))
+
+        #expect(good.status == 200)
+        #expect(try Self.decode(good.body).width == 80)
+        #expect(tampered.status == 403 && String(decoding: tampered.body, as: UTF8.self) == "invalid signature\n")
+        #expect(unsigned.status == 403)
+        #expect(try await serve.stop() == 0)
+        #expect(!serve.output.stderr.contains("not signed"))
+    }
+
+    /// Signs `path` with the function README's "Serving images" shows, run by Python.
+    static func pythonSigned(_ path: String, key: String, salt: String) throws -> String {
+        let readme = try String(
+            contentsOf: NukeProcess.packageRoot().appendingPathComponent("README.md"), encoding: .utf8)
+        let blocks = readme.components(separatedBy: "```python\n").dropFirst().map {
+            $0.components(separatedBy: "```")[0]
+        }
+        let function = try #require(blocks.first { $0.contains("def signed(") })
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-c", function + "\nimport sys\nprint(signed(sys.argv[1], sys.argv[2], sys.argv[3]))", path, key,
+            salt,
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func eachErrorStatusComesFromARealCause() async throws {
+        let nginx = try await Self.origin()
+        let loopback = try LoopbackHTTPServer(routes: [
+            "/stall.png": .stall, "/big.png": .pattern(size: 200_000_000),
+        ])
+        defer { loopback.shutdown() }
+        // An origin on 127.0.0.2 (allowed) that redirects to 127.0.0.1 (not allowed).
+        let second = try LoopbackHTTPServer(
+            routes: ["/hop.png": .redirect(to: nginx.url("photo.png").absoluteString)], host: .secondary)
+        defer { second.shutdown() }
+        let limited = try await ServeProcess([
+            "--allow-source-addresses", "127.0.0.1", "--timeout", "1", "--max-source-bytes", "1000000",
+        ])
+        let strict = try await ServeProcess(["--allow-source-addresses", "127.0.0.2/32"])
+
+        let cases: [(ServeProcess, String, Int, String)] = [
+            (limited, "/unsafe/zoom:2/plain/" + nginx.url("photo.png").absoluteString, 400, "unknown option 'zoom'"),
+            (limited, "/unsafe/w:10/plain/" + nginx.url("missing.png").absoluteString, 404, "was not found"),
+            (limited, "/unsafe/w:10/plain/" + nginx.url("broken.png").absoluteString, 502, "the origin answered 500"),
+            (limited, "/unsafe/w:10/plain/" + nginx.url("notes.png").absoluteString, 415, "not an image format"),
+            (limited, "/unsafe/w:10/plain/" + nginx.url("huge.png").absoluteString, 422, "60000"),
+            (limited, "/unsafe/w:10/plain/" + loopback.url("/big.png").absoluteString, 413, "source byte limit"),
+            (limited, "/unsafe/w:10/plain/" + loopback.url("/stall.png").absoluteString, 504, "longer than 1.0 s"),
+            (strict, "/unsafe/w:10/plain/" + second.url("/hop.png").absoluteString, 403, "127.0.0.1 is loopback"),
+            (strict, "/unsafe/w:10/plain/" + nginx.url("photo.png").absoluteString, 403, "127.0.0.1 is loopback"),
+            (strict, "/unsafe/w:10/plain/http://[::ffff:127.0.0.1]:\(nginx.http1Port)/photo.png", 403, "loopback"),
+        ]
+        for (serve, path, status, message) in cases {
+            let response = try await CurlClient.get(serve.url(path))
+            let text = String(decoding: response.body, as: UTF8.self)
+            #expect(response.status == status, "\(path): \(text)")
+            #expect(text.contains(message), "\(path): \(text)")
+            #expect(response.headers["cache-control"] == nil)
+        }
+        #expect(second.requests(for: "/hop.png").count == 1)
+        #expect(try await limited.stop() == 0)
+        #expect(try await strict.stop() == 0)
+        await nginx.stopped()
+        #expect(try nginx.accessLog().filter { $0.uri == "/photo.png" }.isEmpty, "the redirect's target got nothing")
+    }
+
+    @Test func sigtermDuringASlowDownloadFinishesItAndExitsZero() async throws {
+        let slow = try LoopbackHTTPServer(routes: [
+            "/slow.png": .chunked(
+                stride(from: 0, to: Self.photo.count, by: Self.photo.count / 4 + 1).map {
+                    Self.photo[$0..<min($0 + Self.photo.count / 4 + 1, Self.photo.count)]
+                }, delay: .milliseconds(400))
+        ])
+        defer { slow.shutdown() }
+        let serve = try await ServeProcess(["--allow-source-addresses", "127.0.0.1", "--grace", "20"])
+
+        async let response = CurlClient.get(serve.url("/unsafe/w:40/plain/" + slow.url("/slow.png").absoluteString))
+        while slow.requests(for: "/slow.png").isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        let status = try await serve.stop(SIGTERM)
+        let finished = try await response
+
+        #expect(finished.status == 200)
+        #expect(try Self.decode(finished.body).width == 40)
+        #expect(status == 0)
+        #expect(serve.output.stderr.contains("SIGTERM received"))
+    }
+
+    @Test func twoThousandRequestsFromAbWithNo5xxAndFlatMemory() async throws {
+        let nginx = try await Self.origin()
+        let serve = try await ServeProcess(["--allow-source-addresses", "127.0.0.1"])
+        let source = "plain/" + nginx.url("photo.png").absoluteString
+
+        func ab(_ path: String) async throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/ab")
+            process.arguments = ["-q", "-k", "-n", "2000", "-c", "16", serve.url(path)]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        func residentBytes() async throws -> Int {
+            let metrics = try await CurlClient.get(serve.url("/metrics"))
+            let line = String(decoding: metrics.body, as: UTF8.self).split(separator: "\n")
+                .first { $0.hasPrefix("nuke_serve_resident_memory_bytes ") }
+            return line.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
+        }
+
+        let first = try await ab("/unsafe/rs:fill:120:90/\(source)")
+        let afterFirst = try await residentBytes()
+        let second = try await ab("/unsafe/rs:fill:120:90/\(source)")
+        let afterSecond = try await residentBytes()
+
+        for report in [first, second] {
+            #expect(report.contains("Complete requests:      2000"), "\(report)")
+            #expect(report.contains("Failed requests:        0"), "\(report)")
+            #expect(!report.contains("Non-2xx responses"), "\(report)")
+        }
+        #expect(afterFirst > 0)
+        #expect(afterSecond - afterFirst < 16 << 20, "RSS \(afterFirst) → \(afterSecond) bytes")
+        let metrics = String(decoding: try await CurlClient.get(serve.url("/metrics")).body, as: UTF8.self)
+        #expect(metrics.contains("nuke_serve_requests_total{status=\"200\"} 4002"), "\(metrics)")
+        #expect(!metrics.contains("status=\"5"))
+        #expect(try await serve.stop() == 0)
+    }
+}

@@ -176,6 +176,62 @@ struct ServeCommandTests {
         #expect(try nginx.accessLog().filter { $0.uri == "/photo.png" }.isEmpty, "the redirect's target got nothing")
     }
 
+    @Test func moreOptionsGiveTheirPixels() async throws {
+        let nginx = try await Self.origin()
+        let serve = try await ServeProcess(["--allow-source-addresses", "127.0.0.1"])
+        let source = "plain/" + nginx.url("photo.png").absoluteString
+        func image(_ options: String) async throws -> PlatformImage {
+            let response = try await CurlClient.get(serve.url("/unsafe/\(options)/\(source)"))
+            #expect(response.status == 200, "\(options): \(String(decoding: response.body, as: UTF8.self))")
+            return try Self.decode(response.body)
+        }
+
+        let dpr = try await image("rs:fit:50:50/dpr:2")
+        let force = try await image("rs:force:40:90")
+        let fillDown = try await image("rs:fill-down:800:200")
+        let enlarged = try await image("rs:fit:800:800:1")
+        let small = try await image("rs:fit:800:800")
+        let sharp = try await image("w:100")
+        let blurred = try await image("w:100/bl:6")
+        let rounded = try await image("w:100/rc:20")
+
+        #expect((dpr.width, dpr.height) == (100, 75))
+        #expect((force.width, force.height) == (40, 90))
+        #expect((fillDown.width, fillDown.height) == (400, 100))
+        #expect((enlarged.width, enlarged.height) == (800, 600))
+        #expect((small.width, small.height) == (400, 300))
+        // The green channel grows from top to bottom: a blur moves the top row towards the rows below it.
+        let sharpTop = Int(sharp.pixel(x: 50, y: 0)?.g ?? 0)
+        let blurredTop = Int(blurred.pixel(x: 50, y: 0)?.g ?? 0)
+        #expect(blurredTop > sharpTop + 2, "\(sharpTop) → \(blurredTop)")
+        #expect(rounded.pixel(x: 0, y: 0)?.a == 0 && rounded.pixel(x: 50, y: 0)?.a == 255)
+        #expect(try await serve.stop() == 0)
+    }
+
+    @Test func aSecondInstanceServesAResultWithNoOriginRequestAndNoDecode() async throws {
+        let nginx = try await Self.origin()
+        let cache = try TemporaryDirectory()
+        defer { cache.remove() }
+        let arguments = ["--allow-source-addresses", "127.0.0.1", "--cache-dir", cache.url.path]
+        let path = "/unsafe/rs:fill:120:80/plain/" + nginx.url("photo.png").absoluteString
+
+        let first = try await ServeProcess(arguments)
+        let made = try await CurlClient.get(first.url(path), headers: ["Accept": "image/webp"])
+        #expect(try await first.stop() == 0)  // Flushes the disk cache.
+        let second = try await ServeProcess(arguments)
+        let served = try await CurlClient.get(second.url(path), headers: ["Accept": "image/webp"])
+        let metrics = String(decoding: try await CurlClient.get(second.url("/metrics")).body, as: UTF8.self)
+        #expect(try await second.stop() == 0)
+        await nginx.stopped()
+
+        #expect(made.status == 200 && served.status == 200 && served.body == made.body)
+        #expect(served.headers["etag"] == made.headers["etag"])
+        #expect(try nginx.accessLog().filter { $0.uri == "/photo.png" }.count == 1)
+        #expect(metrics.contains("nuke_serve_pipeline_events_total{event=\"decodes\"} 0\n"), "\(metrics)")
+        #expect(metrics.contains("nuke_serve_pipeline_events_total{event=\"data_loads\"} 0\n"))
+        #expect(metrics.contains("nuke_serve_result_cache_hits_total{tier=\"store\"} 1\n"))
+    }
+
     @Test func sigtermDuringASlowDownloadFinishesItAndExitsZero() async throws {
         let slow = try LoopbackHTTPServer(routes: [
             "/slow.png": .chunked(

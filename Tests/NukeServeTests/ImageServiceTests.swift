@@ -21,6 +21,21 @@ import Testing
             ?? Data()
     }()
 
+    /// A memory cache that records the keys stored in it.
+    final class RecordingCache: DataCaching {
+        let base = MemoryDataCache(costLimit: 64 << 20)
+        let keys = LockedValueBox<[String]>([])
+
+        func cachedData(for key: String) -> Data? { base.cachedData(for: key) }
+        func containsData(for key: String) -> Bool { base.containsData(for: key) }
+        func storeData(_ data: Data, for key: String) {
+            keys.withLock { $0.append(key) }
+            base.storeData(data, for: key)
+        }
+        func removeData(for key: String) { base.removeData(for: key) }
+        func removeAll() { base.removeAll() }
+    }
+
     /// The loader's `allowsConnection`, boxed so that the fixture's trailing closure stays its configuration.
     struct ConnectionFilter {
         let allows: @Sendable (String, Int) -> Bool
@@ -193,6 +208,38 @@ import Testing
         #expect(
             String(decoding: response.body, as: UTF8.self) == "the source's address 127.0.0.1 is loopback: refused\n")
         #expect(inside.requests(for: "/secret.png").isEmpty)
+    }
+
+    @Test func aSecondServiceServesResultsFromTheSharedStoreWithNoLoadOrDecode() async throws {
+        let store = MemoryDataCache(costLimit: 64 << 20)
+        let first = try Fixture { $0.resultDataCache = store }
+        let made = await first.get(first.path("rs:fill:50:40"), headers: ["Accept": "image/webp"])
+        let second = try Fixture { $0.resultDataCache = store }
+
+        let served = await second.get(first.path("rs:fill:50:40"), headers: ["Accept": "image/webp"])
+
+        #expect(made.status == 200 && served.status == 200)
+        #expect(served.body == made.body && served.header("ETag") == made.header("ETag"))
+        #expect(served.header("Content-Type") == "image/webp" && served.header("Vary") == "Accept")
+        #expect(first.origin.requests(for: "/a.png").count == 1)
+        #expect(second.service.pipeline.statistics.dataLoadsStarted == 0)
+        #expect(second.service.pipeline.statistics.decodes == 0)
+        #expect(second.service.metricsText.contains("nuke_serve_result_cache_hits_total{tier=\"store\"} 1\n"))
+    }
+
+    @Test func storedBytesThatAreNoResultAreAMiss() async throws {
+        let store = RecordingCache()
+        let fixture = try Fixture { $0.resultDataCache = store }
+        let path = fixture.path("w:30")
+        _ = await fixture.get(path)
+        let key = try #require(store.keys.withLock { $0 }.first { $0.hasPrefix("nuke-serve/result/v1/") })
+        store.storeData(Data("NUKESERVE1\nwebp\nno-quotes\n1\n".utf8), for: key)
+        let other = try Fixture { $0.resultDataCache = store }
+
+        let response = await other.get(path)
+
+        #expect(response.status == 200 && response.header("Content-Type") == "image/png")
+        #expect(other.service.pipeline.statistics.decodes == 1)
     }
 
     @Test func identicalRequestsShareOneResult() async throws {

@@ -13,6 +13,7 @@ enum ServeCommand {
                           [--allow-source-addresses CIDR,…] [--allowed-sources PREFIX,…] [--local-root DIR]
                           [--cache-dir DIR] [--redis URL] [--max-source-bytes N] [--max-source-pixels N]
                           [--workers N] [--queue N] [--ttl SECONDS] [--grace SECONDS] [--timeout SECONDS]
+                          [--signature-size N]
 
         Answers GET and HEAD requests in imgproxy's URL format:
           /SIGNATURE/OPTIONS/plain/PERCENT-ENCODED-SOURCE[@EXT]
@@ -32,6 +33,8 @@ enum ServeCommand {
                                      (HMAC-SHA256 of salt + path, URL-safe base64). Without a key any signature
                                      (unsafe, insecure) is accepted and a warning is printed.
                                                               NUKE_SERVE_KEY, NUKE_SERVE_SALT (comma-separated)
+          --signature-size N         Bytes of the digest a signature carries, 1 to 32 (default 32), as imgproxy's
+                                     IMGPROXY_SIGNATURE_SIZE.                 NUKE_SERVE_SIGNATURE_SIZE
           --allow-private-sources    Allow sources on private networks (10/8, 172.16/12, 192.168/16, fc00::/7,
                                      100.64/10). Loopback, link-local, multicast and unspecified addresses stay
                                      refused, on every address connected, DNS answer and redirect hop.
@@ -42,9 +45,9 @@ enum ServeCommand {
                                                                         NUKE_SERVE_ALLOWED_SOURCES
           --local-root DIR           Serve local:///PATH sources from DIR (no .. or symlink escape).
                                                                         NUKE_SERVE_LOCAL_ROOT
-          --cache-dir DIR            Keep sources on disk in DIR, following the origin's caching headers.
+          --cache-dir DIR            Keep sources (following the origin's caching headers) and results on disk in DIR.
                                                                         NUKE_SERVE_CACHE_DIR
-          --redis URL                Share sources through Redis (with --cache-dir: read the directory first).
+          --redis URL                Share sources and results through Redis (with --cache-dir: the directory first).
                                                                         NUKE_SERVE_REDIS
           --max-source-bytes N       Largest source body (default 52428800): larger is 413.  NUKE_SERVE_MAX_SOURCE_BYTES
           --max-source-pixels N      Largest source image (default 50000000), checked from its header: 422.
@@ -159,8 +162,14 @@ struct ServeRun {
             .webp: { ImageEncoders.WebP(quality: Float($0) / 100) },
             .avif: { ImageEncoders.AVIF(quality: Float($0) / 100) },
         ])
-        service.signer = options.keyPairs.isEmpty ? nil : try URLSigner(pairs: options.keyPairs)
+        service.signer =
+            options.keyPairs.isEmpty
+            ? nil : try URLSigner(pairs: options.keyPairs, signatureSize: options.signatureSize)
         service.sources = policy
+        // Results on disk and in Redis too (not in the sources' memory tier: the service keeps results in memory
+        // itself), so another instance sharing them serves a result with no load, decode or encode.
+        let shared: [any DataCaching] = ([disk, redis] as [(any DataCaching)?]).compactMap { $0 }
+        if !shared.isEmpty { service.resultDataCache = shared.count == 1 ? shared[0] : TieredDataCache(shared) }
         service.workers = options.workers
         service.queueLimit = options.queue
         service.timeToLive = options.timeToLive

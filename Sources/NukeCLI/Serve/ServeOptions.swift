@@ -20,12 +20,13 @@ struct ServeOptions {
     var timeToLive = 31_536_000
     var grace = 10
     var timeout = 10
+    var signatureSize = 32
 
     static let flags: Set<String> = ["--allow-private-sources"]
     static let options: Set<String> = [
         "--port", "--bind", "--key", "--salt", "--allow-source-addresses", "--allowed-sources", "--local-root",
         "--cache-dir", "--redis", "--max-source-bytes", "--max-source-pixels", "--workers", "--queue", "--ttl",
-        "--grace", "--timeout",
+        "--grace", "--timeout", "--signature-size",
     ]
 
     /// The environment variable of an option or flag: `--max-source-bytes` → `NUKE_SERVE_MAX_SOURCE_BYTES`.
@@ -98,6 +99,7 @@ struct ServeOptions {
         timeToLive = try integer("--ttl", in: 0...315_360_000) ?? timeToLive
         grace = try integer("--grace", in: 0...3_600) ?? grace
         timeout = try integer("--timeout", in: 1...3_600) ?? timeout
+        signatureSize = try integer("--signature-size", in: 1...32) ?? signatureSize
     }
 
     static func splitList(_ text: String) -> [String] {

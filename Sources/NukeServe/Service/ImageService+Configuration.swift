@@ -26,6 +26,11 @@ extension ImageService {
         public var queueLimit = 256
         /// The bytes of encoded results kept in memory. Default 128 MB.
         public var resultCacheCostLimit = 128 << 20
+        /// Where encoded results are also kept (a disk cache, Redis: a cache instances share), read when a result is
+        /// not in memory, so another instance serves it with no load, decode or encode; `nil` (the default) keeps
+        /// results in memory only. Results stay there until the cache evicts them (or its time to live ends): a
+        /// source that changes under its URL is seen once they are gone.
+        public var resultDataCache: (any DataCaching)?
         /// How long loading and decoding a source may take, in seconds, before the request is answered `504`.
         /// Default 10.
         public var sourceTimeout: Double = 10

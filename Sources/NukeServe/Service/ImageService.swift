@@ -25,7 +25,7 @@ public final class ImageService: ServeHandler {
     public init(pipeline: ImagePipeline, configuration: Configuration) {
         self.pipeline = pipeline
         self.configuration = configuration
-        results = ResultCache(costLimit: configuration.resultCacheCostLimit)
+        results = ResultCache(costLimit: configuration.resultCacheCostLimit, store: configuration.resultDataCache)
         gate = WorkGate(workers: configuration.workers, queueLimit: configuration.queueLimit)
         available = Set(configuration.encoders.keys)
     }

@@ -1,4 +1,5 @@
 public import Foundation
+import NukeCore
 
 /// An encoded result, as the service sends it.
 public struct ServeResult: Sendable, Hashable {
@@ -20,8 +21,9 @@ public struct ServeResult: Sendable, Hashable {
     }
 }
 
-/// Encoded results in memory, least recently used evicted first once their bytes pass the limit, and the
-/// coalescing of requests for a result being made: the first request makes it, the others wait for it.
+/// Encoded results in memory, least recently used evicted first once their bytes pass the limit, optionally behind
+/// them a ``DataCaching`` (disk, Redis) that other instances share; and the coalescing of requests for a result being
+/// made: the first request reads the store or makes it, the others wait for it.
 final class ResultCache: @unchecked Sendable {
     // @unchecked: `results` and `waiters` are read and written only while `lock` is held.
     private let lock = NSLock()
@@ -30,11 +32,23 @@ final class ResultCache: @unchecked Sendable {
 
     /// How a result was obtained.
     enum Source: Sendable {
-        case memory, joined, made
+        case memory, joined, stored, made
     }
 
-    init(costLimit: Int) {
+    /// Where results are also kept, under keys of their own (``storeKey(_:)``); `nil` keeps them in memory only.
+    let store: (any DataCaching)?
+
+    init(costLimit: Int, store: (any DataCaching)? = nil) {
         results = ByteBoundedLRU(limit: costLimit)
+        self.store = store
+    }
+
+    /// The key of a result in ``store``: a prefix and the SHA-256 of the service's key, so keys stay short and apart
+    /// from the sources' keys in the same cache.
+    static func storeKey(_ key: String) -> String {
+        "nuke-serve/result/v1/"
+            + HMACSHA256.sha256(Array(key.utf8)).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }
+            .joined()
     }
 
     /// The number of results held and their bytes.
@@ -79,15 +93,52 @@ final class ResultCache: @unchecked Sendable {
             }
             return (result, .joined)
         case .make:
-            let result = await make()
+            var source = Source.made
+            let result: Result<ServeResult, ServeError>
+            if let data = store?.cachedData(for: Self.storeKey(key)), let stored = ServeResult(envelope: data) {
+                result = .success(stored)
+                source = .stored
+            } else {
+                result = await make()
+                if case let .success(value) = result { store?.storeData(value.envelope, for: Self.storeKey(key)) }
+            }
             let continuations = lock.withLock {
                 if case let .success(value) = result { results.set(value, size: value.body.count, for: key) }
                 return waiters.removeValue(forKey: key) ?? []
             }
             for continuation in continuations { continuation.resume(returning: result) }
-            return (result, .made)
+            return (result, source)
         }
     }
 
     private static let retryLater = ServeError(.internalError, "the result was evicted before it could be read")
+}
+
+extension ServeResult {
+    private static let magic = Data("NUKESERVE1\n".utf8)
+
+    /// The result as bytes for a ``DataCaching``: a magic line, then the format, the `ETag` and whether it varies by
+    /// `Accept`, a line each, then the body.
+    var envelope: Data {
+        var data = Self.magic
+        data.append(Data("\(format.rawValue)\n\(etag)\n\(variesByAccept ? 1 : 0)\n".utf8))
+        data.append(body)
+        return data
+    }
+
+    /// The result an ``envelope`` holds; `nil` for bytes that aren't one (another format, damage).
+    init?(envelope data: Data) {
+        guard data.starts(with: Self.magic) else { return nil }
+        var fields: [String] = []
+        var index = data.startIndex + Self.magic.count
+        while fields.count < 3 {
+            guard let end = data[index...].prefix(200).firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+            fields.append(String(decoding: data[index..<end], as: UTF8.self))
+            index = end + 1
+        }
+        guard let format = OutputFormat(rawValue: fields[0]), fields[1].hasPrefix("\""), fields[1].hasSuffix("\""),
+            fields[2] == "0" || fields[2] == "1", index < data.endIndex
+        else { return nil }
+        self.init(body: Data(data[index...]), format: format, etag: fields[1], variesByAccept: fields[2] == "1")
+    }
 }

@@ -10,7 +10,7 @@ final class ServeMetrics: @unchecked Sendable {
     private var durationSum = 0.0
     private var durationCount = 0
     private var inFlight = 0
-    private var resultHits: [String: Int] = ["memory": 0, "joined": 0]
+    private var resultHits: [String: Int] = ["memory": 0, "joined": 0, "store": 0]
     private var resultsMade = 0
 
     /// The upper bounds of the latency histogram's buckets, in seconds.
@@ -39,6 +39,7 @@ final class ServeMetrics: @unchecked Sendable {
             switch source {
             case .memory: resultHits["memory", default: 0] += 1
             case .joined: resultHits["joined", default: 0] += 1
+            case .stored: resultHits["store", default: 0] += 1
             case .made: resultsMade += 1
             }
         }

@@ -23,6 +23,7 @@ let package = Package(
                 .product(name: "CacheDisk", package: "Nuke"),
                 .product(name: "LoaderCurl", package: "Nuke"),
                 .product(name: "LoaderURLSession", package: "Nuke"),
+                .product(name: "NukeServe", package: "Nuke"),
             ],
             // libFuzzer supplies `main`: compile as a library, with no entry point of our own.
             swiftSettings: [.unsafeFlags(["-parse-as-library"])])

@@ -260,22 +260,28 @@ import Testing
     }
 
     @Test func aFullQueueIs429() async throws {
-        let fixture = try Fixture(routes: [
-            "/slow.png": .chunked([Self.source.prefix(100), Self.source.dropFirst(100)], delay: .milliseconds(600))
-        ]) {
+        // One worker and room for one more: a request that stalls holds the worker, a second one waits.
+        let fixture = try Fixture {
             $0.workers = 1
             $0.queueLimit = 1
+            $0.sourceTimeout = 1
+        }
+        func status(_ width: Int) async -> Int {
+            await fixture.get(fixture.path("w:\(width)", "stall.png")).status
         }
 
-        let statuses = await withTaskGroup(of: Int.self) { group in
-            for width in 1...4 {
-                group.addTask { await fixture.get(fixture.path("w:\(width)", "slow.png")).status }
-                try? await Task.sleep(for: .milliseconds(50))
-            }
-            return await group.reduce(into: []) { $0.append($1) }
+        async let running = status(1)
+        while fixture.origin.requests(for: "/stall.png").isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        async let waiting = status(2)
+        while !fixture.service.metricsText.contains("nuke_serve_work_queue_depth 1\n") {
+            try await Task.sleep(for: .milliseconds(10))
         }
+        let refused = [await status(3), await status(4)]
 
-        #expect(statuses.sorted() == [200, 200, 429, 429])
+        // Then the two beyond the queue are refused at once, and the others time out at the stalled origin.
+        #expect(refused == [429, 429])
+        #expect(await [running, waiting] == [504, 504])
+        #expect(fixture.service.responseCount(status: 429) == 2)
     }
 
     @Test func healthAndMetrics() async throws {

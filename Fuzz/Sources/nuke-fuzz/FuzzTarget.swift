@@ -31,6 +31,9 @@ struct FuzzTarget: Sendable {
         FuzzTarget("data-url", run: ParserTargets.dataURL),
         FuzzTarget("http-headers", run: ParserTargets.httpHeaders),
         FuzzTarget("http-cache", run: ParserTargets.httpCache),
+        // nuke serve's request paths, from anyone on the internet: the URL grammar, the geometry of its options,
+        // the source policy, signatures, Accept and If-None-Match.
+        FuzzTarget("serve-url", run: ServeTargets.url),
         // DataCache's files, written by another process or damaged on disk.
         FuzzTarget("cache-entry", setUp: CacheTargets.setUp, run: CacheTargets.entry),
         FuzzTarget("cache-journal", setUp: CacheTargets.setUp, run: CacheTargets.journal),

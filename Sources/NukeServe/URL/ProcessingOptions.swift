@@ -56,7 +56,7 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var dpr = 1.0
     /// Default centre, no offsets.
     public var gravity = Gravity(.center)
-    /// The Gaussian blur's sigma in pixels of the result; `nil` or `0` for none.
+    /// The Gaussian blur's sigma in pixels of the result; `nil` for none (`blur:0` sets `nil`).
     public var blurSigma: Double?
     /// The encoder's quality from 1 to 100; `nil` for the service's default.
     public var quality: Int?
@@ -65,7 +65,7 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Nuke's `ImageProcessors.Circle` on the result (extension option `circle`/`ci`).
     public var circle = false
     /// Nuke's `ImageProcessors.RoundedCorners` with this radius in pixels before ``dpr`` (extension option
-    /// `rounded`/`rc`); `nil` or `0` for none.
+    /// `rounded`/`rc`); `nil` for none (`rounded:0` sets `nil`).
     public var roundedCornerRadius: Double?
 
     /// The defaults: fit, no size (the source's), no effects.
@@ -188,7 +188,9 @@ extension ProcessingOptions {
             gravity = Gravity(type, xOffset: x ?? 0, yOffset: y ?? 0)
         case "blur", "bl":
             try argumentCount(1...1)
-            blurSigma = try number(arguments[0], "sigma", in: 0...Self.maximumBlurSigma) ?? blurSigma
+            if let sigma = try number(arguments[0], "sigma", in: 0...Self.maximumBlurSigma) {
+                blurSigma = sigma == 0 ? nil : sigma
+            }
         case "quality", "q":
             try argumentCount(1...1)
             guard !arguments[0].isEmpty else { break }
@@ -208,8 +210,9 @@ extension ProcessingOptions {
             if let value = try boolean(arguments[0]) { circle = value }
         case "rounded", "rc":
             try argumentCount(1...1)
-            roundedCornerRadius =
-                try number(arguments[0], "radius", in: 0...Double(Self.maximumDimension)) ?? roundedCornerRadius
+            if let radius = try number(arguments[0], "radius", in: 0...Double(Self.maximumDimension)) {
+                roundedCornerRadius = radius == 0 ? nil : radius
+            }
         default:
             throw ServeError(.badRequest, "unknown option '\(name)' in '\(segment)'")
         }

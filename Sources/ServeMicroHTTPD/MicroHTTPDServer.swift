@@ -3,7 +3,7 @@ import CMicroHTTPDShim
 public import Foundation
 public import NukeServe
 
-/// An HTTP/1.1 server on libmicrohttpd that answers every request with a ``ServeHandler``: `nuke serve`'s transport.
+/// An HTTP/1.1 server on libmicrohttpd that answers every request with a `ServeHandler`: `nuke serve`'s transport.
 ///
 /// ```swift
 /// var configuration = MicroHTTPDServer.Configuration()
@@ -22,7 +22,7 @@ public import NukeServe
 /// - The handler sees only `GET` and `HEAD` requests without a body, with a head of at most
 ///   ``Configuration/maximumRequestHeadBytes``. The transport answers other methods `405` (with `Allow: GET, HEAD`),
 ///   requests with a body `413` and larger heads `431` itself.
-/// - ``ServeRequest`` carries the method, the path as sent (percent-encoded, without the query), the query without
+/// - `ServeRequest` carries the method, the path as sent (percent-encoded, without the query), the query without
 ///   its `?`, the header fields with lowercased names (a field sent several times joined with `, ` in the order
 ///   sent) and the client's address.
 /// - Responses get `Content-Length` from their body (a handler's own `Content-Length` and `Transfer-Encoding` are

@@ -84,7 +84,7 @@ extension ImageRequest {
         }
 
         /// How the image is fitted into the target: the `contentMode` given to
-        /// ``init(size:unit:contentMode:)``, or `.aspectFit` for ``init(maxPixelSize:)``, which fits the image
+        /// ``init(size:unit:contentMode:)``, or `.aspectFit` for ``init(maxPixelSize:)-(CGFloat)``, which fits the image
         /// in a square.
         public var contentMode: ImageProcessingOptions.ContentMode {
             switch target {

@@ -9,7 +9,7 @@ public struct ServeProcessor: ImageProcessing, Hashable, CustomStringConvertible
     /// The options, with `format` and `quality` cleared.
     public let options: ProcessingOptions
     /// The largest width or height of a result; a larger one fails with
-    /// ``ImageProcessingError/outputTooLarge(width:height:)``.
+    /// `ImageProcessingError.outputTooLarge(width:height:)`.
     public let maximumResultDimension: Int
 
     /// Makes the processor of `options`.
@@ -41,7 +41,7 @@ public struct ServeProcessor: ImageProcessing, Hashable, CustomStringConvertible
     }
 
     /// Processes the container's image (each frame alike for an animation's first frame only: the pipeline hands
-    /// over the still image); throws an ``ImageProcessingError`` naming the problem.
+    /// over the still image); throws an `ImageProcessingError` naming the problem.
     public func process(_ container: ImageContainer, context: ImageProcessingContext) throws -> ImageContainer {
         try container.map(processed)
     }

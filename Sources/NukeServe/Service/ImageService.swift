@@ -1,7 +1,7 @@
 import Foundation
 public import NukeCore
 
-/// Turns requests in imgproxy's URL format into images, through an ``ImagePipeline``: the service of `nuke serve`,
+/// Turns requests in imgproxy's URL format into images, through an `ImagePipeline`: the service of `nuke serve`,
 /// with no sockets (a transport calls ``respond(to:)``).
 ///
 /// For each request: `GET`/`HEAD` only; `/health` and `/metrics` (Prometheus text); otherwise the path is parsed

@@ -1,8 +1,8 @@
 public import Foundation
 public import NukeCore
 
-/// A ``DataCaching`` in memory, least recently used evicted first once its bytes pass ``costLimit``: the tier in
-/// front of a disk or Redis cache (``TieredDataCache``) that keeps a service's hot sources, so results made from the
+/// A `DataCaching` in memory, least recently used evicted first once its bytes pass ``costLimit``: the tier in
+/// front of a disk or Redis cache (`TieredDataCache`) that keeps a service's hot sources, so results made from the
 /// same source don't load it again. Thread-safe.
 public final class MemoryDataCache: DataCaching, @unchecked Sendable {
     // @unchecked: `entries` is read and written only while `lock` is held.

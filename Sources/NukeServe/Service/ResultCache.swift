@@ -22,7 +22,7 @@ public struct ServeResult: Sendable, Hashable {
 }
 
 /// Encoded results in memory, least recently used evicted first once their bytes pass the limit, optionally behind
-/// them a ``DataCaching`` (disk, Redis) that other instances share; and the coalescing of requests for a result being
+/// them a `DataCaching` (disk, Redis) that other instances share; and the coalescing of requests for a result being
 /// made: the first request reads the store or makes it, the others wait for it.
 final class ResultCache: @unchecked Sendable {
     // @unchecked: `results` and `waiters` are read and written only while `lock` is held.
@@ -117,7 +117,7 @@ final class ResultCache: @unchecked Sendable {
 extension ServeResult {
     private static let magic = Data("NUKESERVE1\n".utf8)
 
-    /// The result as bytes for a ``DataCaching``: a magic line, then the format, the `ETag` and whether it varies by
+    /// The result as bytes for a `DataCaching`: a magic line, then the format, the `ETag` and whether it varies by
     /// `Accept`, a line each, then the body.
     var envelope: Data {
         var data = Self.magic

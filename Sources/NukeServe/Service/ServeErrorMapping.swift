@@ -45,8 +45,8 @@ extension ServeError {
     }
 
     /// Whether a decoder's error says the image is over one of its limits: the `imageTooLarge`, `tooManyFrames` and
-    /// `animationTooLarge` cases that every codec's error has (``ImageDecodingSizeError``,
-    /// ``ImageAnimationLimitError``), found by the case's name.
+    /// `animationTooLarge` cases that every codec's error has (`ImageDecodingSizeError`,
+    /// `ImageAnimationLimitError`), found by the case's name.
     static func isOverLimit(_ error: any Error) -> Bool {
         guard error is any ImageDecodingSizeError else { return false }
         let label = Mirror(reflecting: error).children.first?.label

@@ -3,7 +3,7 @@ import CMicroHTTPDShim
 import Foundation
 import NukeServe
 
-/// Reads a request's head from libmicrohttpd into a ``ServeRequest`` and decides whether the transport refuses it
+/// Reads a request's head from libmicrohttpd into a `ServeRequest` and decides whether the transport refuses it
 /// before the handler sees it.
 enum RequestHead {
     /// The head of `context`'s request on `connection`, its size in bytes as sent (approximately: the request line

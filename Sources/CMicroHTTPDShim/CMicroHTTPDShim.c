@@ -1,5 +1,7 @@
 #include "CMicroHTTPDShim.h"
 
+#include <string.h>
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -48,4 +50,15 @@ bool CMicroHTTPDShim_client_address(struct MHD_Connection *connection, char *buf
         return false;
     }
     return inet_ntop(address->sa_family, bytes, buffer, (socklen_t)size) != NULL;
+}
+
+static ssize_t CMicroHTTPDShim_zeros(void *context, uint64_t position, char *buffer, size_t size) {
+    (void)context;
+    (void)position;
+    memset(buffer, 0, size);
+    return (ssize_t)size;
+}
+
+struct MHD_Response *CMicroHTTPDShim_create_not_modified_response(uint64_t representation_length) {
+    return MHD_create_response_from_callback(representation_length, 4096, CMicroHTTPDShim_zeros, NULL, NULL);
 }

@@ -12,8 +12,9 @@ public enum CurlError: HTTPStatusCodeError, ConnectionRefusalError, Sendable, Eq
     case transferFailed(code: Code, message: String, url: URL?)
     /// The request can't be sent: it has no URL, no host, or a scheme other than `http`/`https`.
     case invalidRequest(reason: String, url: URL?)
-    /// ``CurlDataLoader/Configuration/allowsConnection`` refused every address of the host (`address` is the last one
-    /// refused), on the first request or a redirect hop; nothing was sent.
+    /// ``CurlDataLoader/Configuration/allowsConnection`` refused the address curl tried last (`address`) and no
+    /// connection was made, on the first request or a redirect hop; nothing was sent to it. When the last address
+    /// tried was allowed and failed to connect, the error is curl's own.
     case connectionRefused(address: String, url: URL?)
 
     /// A libcurl result code (`CURLcode`). The named constants cover the failures callers usually branch on;

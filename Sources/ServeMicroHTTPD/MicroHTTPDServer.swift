@@ -26,7 +26,8 @@ public import NukeServe
 ///   its `?`, the header fields with lowercased names (a field sent several times joined with `, ` in the order
 ///   sent) and the client's address.
 /// - Responses get `Content-Length` from their body (a handler's own `Content-Length` and `Transfer-Encoding` are
-///   dropped); a `HEAD` response has the headers of the `GET` one and no body. A status outside 200–999 becomes a
+///   dropped), except a `304`, which announces the handler's `Content-Length`: the length of the representation it
+///   stands for; a `HEAD` response has the headers of the `GET` one and no body. A status outside 200–999 becomes a
 ///   `500`; a header field libmicrohttpd refuses (for example a value with a line break) is left out.
 /// - Thread-safe: ``shutdown(grace:)`` may be called from any task, any number of times.
 public final class MicroHTTPDServer: Sendable {

@@ -76,4 +76,18 @@ import Testing
         #expect(result.curlError?.refusedAddress != nil)
         #expect(server.requests(for: "/a").isEmpty)
     }
+
+    @Test func anAllowedAddressThatFailsToConnectIsCurlsOwnError() async throws {
+        // Given a port where nothing listens, allowed by the filter
+        let closed = try LoopbackHTTPServer()
+        let port = closed.port
+        closed.shutdown()
+        let recorder = Recorder(allowedPorts: [port])
+
+        let result = try await load(recorder.loader(), URL(string: "http://127.0.0.1:\(port)/a")!)
+
+        // Then the failure is the connection's, not a refusal
+        #expect(result.curlError?.code == .couldNotConnect)
+        #expect(result.curlError?.refusedAddress == nil)
+    }
 }

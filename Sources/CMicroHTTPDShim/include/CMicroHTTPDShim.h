@@ -38,4 +38,9 @@ struct MHD_Daemon *CMicroHTTPDShim_start_daemon(int listen_fd, uint16_t port, bo
 /// `buffer`, NUL-terminated; returns false when libmicrohttpd does not know it or it is not an IPv4 or IPv6 address.
 bool CMicroHTTPDShim_client_address(struct MHD_Connection *connection, char *buffer, size_t size);
 
+/// A `304 Not Modified` response announcing `representation_length`, the Content-Length of the representation it
+/// stands for (RFC 9110, 8.6), without holding those bytes: libmicrohttpd sends no body with a 304, and were it to ask
+/// for one, the content callback would give zeros. NULL on failure.
+struct MHD_Response *CMicroHTTPDShim_create_not_modified_response(uint64_t representation_length);
+
 #endif

@@ -65,8 +65,11 @@ final class CurlTransfer: @unchecked Sendable {
     var idleTimeout: IdleTimeout?
     /// The configuration's ``CurlDataLoader/Configuration/allowsConnection``, asked by ``allowsConnection(to:port:)``.
     private let connectionFilter: (@Sendable (String, Int) -> Bool)?
-    /// The last address the connection filter refused, on the loop thread: a failed connect then reads as a refusal.
+    /// The last address the connection filter refused, on the loop thread: a failed connect then reads as a refusal,
+    /// unless the filter's last decision allowed an address (which then failed to connect on its own).
     private(set) var refusedAddress: String?
+    /// Whether the filter's last decision allowed the address.
+    private var lastDecisionAllowed = false
 
     private static let ids = LockedValueBox(0)
 
@@ -174,6 +177,7 @@ final class CurlTransfer: @unchecked Sendable {
     func allowsConnection(to address: String, port: Int) -> Bool {
         guard let connectionFilter else { return true }
         let allowed = connectionFilter(address, port)
+        lastDecisionAllowed = allowed
         if !allowed { refusedAddress = address }
         return allowed
     }
@@ -185,7 +189,7 @@ final class CurlTransfer: @unchecked Sendable {
         let error: CurlError?
         if let failure {
             error = failure
-        } else if result == CURLE_COULDNT_CONNECT, let refusedAddress {
+        } else if result == CURLE_COULDNT_CONNECT, let refusedAddress, !lastDecisionAllowed {
             error = .connectionRefused(address: refusedAddress, url: currentURL)
         } else if result != CURLE_OK {
             let message = easy?.message(for: result) ?? result.message

@@ -145,6 +145,12 @@ struct ServeRun {
         var loader = CurlDataLoader.Configuration()
         let addresses = policy.addresses
         loader.allowsConnection = { address, _ in addresses.allows(address: address) }
+        // No proxy, whatever the environment says: through a proxy the filter would see only the proxy's address,
+        // and the proxy would connect to any host a URL names.
+        loader.proxy = .none
+        // With an allow-list of source prefixes, redirects are not followed: a redirect could leave the list (an
+        // open redirect on an allowed origin); the origin's 3xx is then a 502.
+        if !policy.allowedPrefixes.isEmpty { loader.maximumRedirects = 0 }
         let registry = Self.registry(maximumPixelCount: options.maximumSourcePixels)
         var configuration = ImagePipeline.Configuration(
             dataLoader: CurlDataLoader(configuration: loader), imageCache: ImageCache(costLimit: 256 << 20))

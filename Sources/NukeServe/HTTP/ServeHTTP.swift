@@ -43,7 +43,8 @@ public struct ServeResponse: Sendable {
     public var status: Int
     /// The header fields in the order they are sent. The transport adds `Content-Length` (from ``body``, also for
     /// `HEAD`, whose body it does not send), and `Date` and `Connection` as its HTTP library does; a handler sets
-    /// neither `Content-Length` nor `Transfer-Encoding`.
+    /// neither `Content-Length` nor `Transfer-Encoding`, except that a `304` may carry the `Content-Length` of the
+    /// representation it stands for (RFC 9110, 8.6), which the transport then sends instead of its body's 0.
     public var headers: [(name: String, value: String)]
     /// The body; empty for `304` and for errors without text.
     public var body: Data

@@ -37,70 +37,90 @@ public struct ResizePlan: Sendable, Hashable {
     private var sourceWidth: Int
     private var sourceHeight: Int
 
-    /// The plan for a `sourceWidth` × `sourceHeight` source (both at least 1).
+    /// The plan for a `sourceWidth` × `sourceHeight` source (both at least 1), computed as imgproxy computes it.
     ///
-    /// - `width`/`height` are multiplied by `dpr`; a `0` side follows from the other and the source's aspect ratio.
-    /// - `fit` scales to fit inside the size, `fill` to cover it and crops around the gravity, `fill-down` as `fill`
-    ///   but crops a result smaller than the size to the size's aspect ratio, `force` scales each axis (a `0` side
-    ///   keeps the source's), `auto` is `fill` when the source and the size have the same orientation, else `fit`.
-    /// - Without `enlarge` the source is never scaled up. With no size at all, the source's size times `dpr`.
+    /// - A side's shrink is the source's side over the asked one (`0` asks for the source's). `fit` takes the larger
+    ///   shrink for both sides, `fill` and `fill-down` the smaller (then crop), `force` keeps each side's own, and a
+    ///   `0` side follows the other (except with `force`). `auto` is `fill` when the source and the size have the
+    ///   same orientation, else `fit`.
+    /// - Without `enlarge` the source is never scaled up: a shrink below 1 is divided out of both sides (so `force`
+    ///   keeps its aspect ratio), and `dpr` is capped so that it can't enlarge either.
+    /// - `dpr` (as capped) multiplies the result's size, the crop and gravity offsets in pixels.
+    /// - `fill` crops to the asked size where the scaled image is larger; `fill-down` crops a smaller result to the
+    ///   asked aspect ratio.
     public init(sourceWidth: Int, sourceHeight: Int, options: ProcessingOptions) {
         let sourceWidth = max(1, sourceWidth)
         let sourceHeight = max(1, sourceHeight)
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
-        let width = Double(options.width) * options.dpr
-        let height = Double(options.height) * options.dpr
         let source = (width: Double(sourceWidth), height: Double(sourceHeight))
+        let asked = (width: Double(options.width), height: Double(options.height))
+        let target = (
+            width: asked.width > 0 ? asked.width : source.width, height: asked.height > 0 ? asked.height : source.height
+        )
+        var shrinkX = target.width == source.width ? 1 : source.width / target.width
+        var shrinkY = target.height == source.height ? 1 : source.height / target.height
 
         var type = options.resizingType
-        if type == .auto {
-            let sameOrientation = (source.width >= source.height) == (width >= height)
-            type = width > 0 && height > 0 && sameOrientation ? .fill : .fit
+        if shrinkX != 1 || shrinkY != 1 {
+            if type == .auto {
+                let sameOrientation = (source.width >= source.height) == (target.width >= target.height)
+                type = sameOrientation ? .fill : .fit
+            }
+            if options.width == 0 && type != .force {
+                shrinkX = shrinkY
+            } else if options.height == 0 && type != .force {
+                shrinkY = shrinkX
+            } else if type == .fit {
+                shrinkX = max(shrinkX, shrinkY)
+                shrinkY = shrinkX
+            } else if type == .fill || type == .fillDown {
+                shrinkX = min(shrinkX, shrinkY)
+                shrinkY = shrinkX
+            }
+        } else if type == .auto {
+            type = .fit
         }
 
-        var scaleX: Double
-        var scaleY: Double
-        switch type {
-        case .force:
-            scaleX = width > 0 ? width / source.width : 1
-            scaleY = height > 0 ? height / source.height : 1
-        case .fit, .fill, .fillDown, .auto:
-            let scales = [width > 0 ? width / source.width : nil, height > 0 ? height / source.height : nil]
-                .compactMap { $0 }
-            let scale = scales.isEmpty ? options.dpr : (type == .fit ? scales.min()! : scales.max()!)
-            scaleX = scale
-            scaleY = scale
-        }
+        var dprScale = options.dpr
         if !options.enlarge {
-            scaleX = min(scaleX, 1)
-            scaleY = min(scaleY, 1)
+            let smallest = min(shrinkX, shrinkY)
+            if smallest < 1 {
+                shrinkX /= smallest
+                shrinkY /= smallest
+                dprScale /= smallest
+            }
+            dprScale = min(dprScale, min(shrinkX, shrinkY))
         }
-        scaledWidth = max(1, Int((source.width * scaleX).rounded()))
-        scaledHeight = max(1, Int((source.height * scaleY).rounded()))
+        shrinkX = min(shrinkX / dprScale, source.width)
+        shrinkY = min(shrinkY / dprScale, source.height)
+        scaledWidth = max(1, Int((source.width / shrinkX).rounded()))
+        scaledHeight = max(1, Int((source.height / shrinkY).rounded()))
 
         var cropWidth = scaledWidth
         var cropHeight = scaledHeight
         if type == .fill || type == .fillDown {
-            if width > 0 { cropWidth = min(scaledWidth, max(1, Int(width.rounded()))) }
-            if height > 0 { cropHeight = min(scaledHeight, max(1, Int(height.rounded()))) }
-            if type == .fillDown, width > 0, height > 0,
-                cropWidth < Int(width.rounded()) || cropHeight < Int(height.rounded())
-            {
+            var resultWidth = asked.width > 0 ? max(1, Int((asked.width * dprScale).rounded())) : scaledWidth
+            var resultHeight = asked.height > 0 ? max(1, Int((asked.height * dprScale).rounded())) : scaledHeight
+            if type == .fillDown {
                 // Smaller than asked: keep the asked aspect ratio, as large as the scaled image allows.
-                let aspect = width / height
-                if Double(scaledWidth) / Double(scaledHeight) > aspect {
-                    cropHeight = scaledHeight
-                    cropWidth = max(1, min(scaledWidth, Int((Double(scaledHeight) * aspect).rounded())))
-                } else {
-                    cropWidth = scaledWidth
-                    cropHeight = max(1, min(scaledHeight, Int((Double(scaledWidth) / aspect).rounded())))
+                if resultWidth > scaledWidth {
+                    resultHeight = max(
+                        1, Int((Double(resultHeight) * Double(scaledWidth) / Double(resultWidth)).rounded()))
+                    resultWidth = scaledWidth
+                }
+                if resultHeight > scaledHeight {
+                    resultWidth = max(
+                        1, Int((Double(resultWidth) * Double(scaledHeight) / Double(resultHeight)).rounded()))
+                    resultHeight = scaledHeight
                 }
             }
+            cropWidth = min(scaledWidth, resultWidth)
+            cropHeight = min(scaledHeight, resultHeight)
         }
         crop = Self.position(
             width: cropWidth, height: cropHeight, in: (scaledWidth, scaledHeight), gravity: options.gravity,
-            dpr: options.dpr)
+            dpr: dprScale)
     }
 
     /// Places a `width` × `height` area in `bounds` by `gravity` (imgproxy's positions: offsets move the area away

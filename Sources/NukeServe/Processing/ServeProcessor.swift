@@ -40,8 +40,8 @@ public struct ServeProcessor: ImageProcessing, Hashable, CustomStringConvertible
         try? processed(image)
     }
 
-    /// Processes the container's image (each frame alike for an animation's first frame only: the pipeline hands
-    /// over the still image); throws an `ImageProcessingError` naming the problem.
+    /// Processes the container's still image (an animated source's first frame); throws an `ImageProcessingError`
+    /// naming the problem.
     public func process(_ container: ImageContainer, context: ImageProcessingContext) throws -> ImageContainer {
         try container.map(processed)
     }

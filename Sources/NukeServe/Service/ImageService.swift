@@ -95,7 +95,8 @@ public final class ImageService: ServeHandler {
         let processor = ServeProcessor(
             options: url.options, maximumResultDimension: configuration.maximumResultDimension)
         let key = [
-            url.source, processor.options.canonicalDescription, "q:\(url.options.quality ?? 0)",
+            url.source, processor.options.canonicalDescription,
+            "q:\(url.options.quality ?? configuration.defaultQuality)",
             url.options.format.map { "f:\($0.rawValue)" } ?? "a:\(preferred?.rawValue ?? "source")",
         ]
         .joined(separator: "|")
@@ -118,7 +119,10 @@ public final class ImageService: ServeHandler {
         if let ifNoneMatch = request.header("if-none-match"),
             ResultETag.matches(ifNoneMatch: ifNoneMatch, etag: result.etag)
         {
-            return ServeResponse(status: 304, headers: headers.filter { $0.name != "Content-Type" })
+            // The length of the representation the 304 stands for (RFC 9110, 8.6), never its empty body's.
+            return ServeResponse(
+                status: 304,
+                headers: headers.filter { $0.name != "Content-Type" } + [("Content-Length", "\(result.body.count)")])
         }
         return ServeResponse(status: 200, headers: headers, body: result.body)
     }
@@ -185,9 +189,11 @@ public final class ImageService: ServeHandler {
     }
 
     private static func errorResponse(_ error: ServeError) -> ServeResponse {
-        ServeResponse(
-            status: error.status, headers: [("Content-Type", "text/plain; charset=utf-8")],
-            body: Data((error.message + "\n").utf8))
+        var headers: [(name: String, value: String)] = [
+            ("Content-Type", "text/plain; charset=utf-8"), ("X-Content-Type-Options", "nosniff"),
+        ]
+        if error.kind == .tooManyRequests { headers.append(("Retry-After", "1")) }
+        return ServeResponse(status: error.status, headers: headers, body: Data((error.message + "\n").utf8))
     }
 }
 

@@ -9,9 +9,10 @@ extension ServeError {
         let source = String(source.prefix(120))
         switch error {
         case let .dataLoadingFailed(underlying):
-            if let address = (underlying as? any ConnectionRefusalError)?.refusedAddress {
-                let kind = IPAddress(address).map { SourceAddressPolicy.classify($0).rawValue } ?? "not allowed"
-                self.init(.forbidden, "the source's address \(address) is \(kind): refused")
+            if (underlying as? any ConnectionRefusalError)?.refusedAddress != nil {
+                // Not which address, nor its class: the answer would tell anyone who can send URLs what internal
+                // names resolve to.
+                self.init(.forbidden, "the source's address is not allowed")
             } else if let status = (underlying as? any HTTPStatusCodeError)?.httpStatusCode {
                 if status == 404 || status == 410 {
                     self.init(.notFound, "the source \(source) was not found (the origin answered \(status))")

@@ -65,11 +65,15 @@ public struct SourceAddressPolicy: Sendable, Hashable {
         ("0.0.0.0/8", .unspecified), ("127.0.0.0/8", .loopback), ("169.254.0.0/16", .linkLocal),
         ("10.0.0.0/8", .privateNetwork), ("172.16.0.0/12", .privateNetwork), ("192.168.0.0/16", .privateNetwork),
         ("100.64.0.0/10", .carrierGradeNAT), ("224.0.0.0/4", .multicast), ("240.0.0.0/4", .reserved),
-        ("192.0.0.0/24", .reserved), ("198.18.0.0/15", .reserved),
+        ("192.0.0.0/24", .reserved), ("198.18.0.0/15", .reserved), ("192.0.2.0/24", .reserved),
+        ("198.51.100.0/24", .reserved), ("203.0.113.0/24", .reserved), ("192.88.99.0/24", .reserved),
     ])
 
     private static let ipv6Classes = ranges([
         ("::/128", .unspecified), ("::1/128", .loopback), ("fe80::/10", .linkLocal), ("fec0::/10", .privateNetwork),
         ("fc00::/7", .privateNetwork), ("ff00::/8", .multicast), ("100::/64", .reserved),
+        // The rest of the IPv4-compatible block, local-use NAT64, SIIT, Teredo and documentation addresses.
+        ("::/96", .reserved), ("64:ff9b:1::/48", .reserved), ("::ffff:0:0:0/96", .reserved), ("2001::/32", .reserved),
+        ("2001:db8::/32", .reserved),
     ])
 }

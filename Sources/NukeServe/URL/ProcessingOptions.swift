@@ -29,7 +29,7 @@ public struct ProcessingOptions: Sendable, Hashable {
     }
 
     /// A gravity type with offsets along x and y: a value ≥ 1 is pixels (scaled by ``dpr``), below 1 a fraction of the
-    /// source's side, moving the kept area towards the opposite side of the gravity (imgproxy's meaning).
+    /// scaled image's side, moving the kept area towards the opposite side of the gravity (imgproxy's meaning).
     public struct Gravity: Sendable, Hashable {
         public var type: GravityType
         public var xOffset: Double
@@ -135,6 +135,11 @@ extension ProcessingOptions {
             }
             return value
         }
+        // imgproxy's `extend` argument (padding a smaller result to the size), which URL builders send as 0: accepted
+        // when off, refused by name when on.
+        func refuseExtend(_ text: String) throws(ServeError) {
+            if try boolean(text) == true { throw invalid("extend is not supported (give 0 or leave it out)") }
+        }
         func parseResizingType(_ text: String) throws(ServeError) -> ResizingType? {
             guard !text.isEmpty else { return nil }
             guard let type = ResizingType(rawValue: text) else {
@@ -145,15 +150,17 @@ extension ProcessingOptions {
 
         switch name {
         case "resize", "rs":
-            try argumentCount(0...4)
-            let padded = arguments + Array(repeating: "", count: 4 - arguments.count)
+            try argumentCount(0...5)
+            let padded = arguments + Array(repeating: "", count: 5 - arguments.count)
+            try refuseExtend(padded[4])
             if let type = try parseResizingType(padded[0]) { resizingType = type }
             if let value = try dimension(padded[1], "width") { width = value }
             if let value = try dimension(padded[2], "height") { height = value }
             if let value = try boolean(padded[3]) { enlarge = value }
         case "size", "s":
-            try argumentCount(0...3)
-            let padded = arguments + Array(repeating: "", count: 3 - arguments.count)
+            try argumentCount(0...4)
+            let padded = arguments + Array(repeating: "", count: 4 - arguments.count)
+            try refuseExtend(padded[3])
             if let value = try dimension(padded[0], "width") { width = value }
             if let value = try dimension(padded[1], "height") { height = value }
             if let value = try boolean(padded[2]) { enlarge = value }

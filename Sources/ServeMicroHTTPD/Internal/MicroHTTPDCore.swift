@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import CMicroHTTPDShim
 import Foundation
 import NukeServe
 
@@ -101,15 +102,24 @@ final class MicroHTTPDCore: Sendable {
     }
 
     /// Queues `response` on `connection`; `closing` adds `Connection: close`. Never fails the process: an invalid
-    /// status becomes a 500, a header libmicrohttpd refuses (`Content-Length`, a value with a line break) is left out.
+    /// status becomes a 500, a header libmicrohttpd refuses (a value with a line break) is left out, and a handler's
+    /// `Content-Length` is dropped except on a `304`, where it announces the representation's length.
     private static func queue(_ response: ServeResponse, on connection: OpaquePointer, closing: Bool) -> MHD_Result {
         let response = (200...999).contains(response.status) ? response : TransportResponse.invalidStatus
+        // A 304 announces the length of the representation it stands for (RFC 9110, 8.6), which only the handler
+        // knows: its Content-Length, else none known (libmicrohttpd then sends 0).
+        let representationLength =
+            response.status == 304 ? response.header("Content-Length").flatMap { UInt64($0) } : nil
         let created: OpaquePointer? =
-            response.body.isEmpty
-            ? MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
-            : response.body.withUnsafeBytes { bytes in
-                MHD_create_response_from_buffer(
-                    bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+            if let representationLength {
+                CMicroHTTPDShim_create_not_modified_response(representationLength)
+            } else if response.body.isEmpty {
+                MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+            } else {
+                response.body.withUnsafeBytes { bytes in
+                    MHD_create_response_from_buffer(
+                        bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+                }
             }
         guard let created else { return .NO }
         defer { MHD_destroy_response(created) }
@@ -118,6 +128,7 @@ final class MicroHTTPDCore: Sendable {
             if lowercased == "content-length" || lowercased == "transfer-encoding" { continue }
             _ = MHD_add_response_header(created, name, value)
         }
+
         if closing {
             _ = MHD_add_response_header(created, "Connection", "close")
         }

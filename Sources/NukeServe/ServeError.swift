@@ -19,6 +19,8 @@ public struct ServeError: Error, Sendable, Hashable, CustomStringConvertible {
         case unsupportedFormat
         /// The work queue is full: `429`.
         case tooManyRequests
+        /// No worker was free within the time a request may wait: `503`.
+        case unavailable
         /// The origin failed (an error status, a refused connection, a bad response): `502`.
         case badGateway
         /// The origin or the processing took longer than allowed: `504`.
@@ -49,6 +51,7 @@ public struct ServeError: Error, Sendable, Hashable, CustomStringConvertible {
         case .overLimit: 422
         case .unsupportedFormat: 415
         case .tooManyRequests: 429
+        case .unavailable: 503
         case .badGateway: 502
         case .timeout: 504
         case .internalError: 500

@@ -286,6 +286,24 @@ import Testing
         #expect(fixture.service.responseCount(status: 429) == 2)
     }
 
+    @Test func aRequestThatWaitsTooLongForAWorkerIs503() async throws {
+        let fixture = try Fixture {
+            $0.workers = 1
+            $0.queueLimit = 4
+            $0.sourceTimeout = 2
+            $0.maximumQueueWait = 0.3
+        }
+
+        async let running = fixture.get(fixture.path("w:1", "stall.png")).status
+        while fixture.origin.requests(for: "/stall.png").isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        let waited = await fixture.get(fixture.path("w:2", "stall.png"))
+
+        #expect(waited.status == 503)
+        #expect(String(decoding: waited.body, as: UTF8.self).contains("no worker was free within 0.3 s"))
+        #expect(await running == 504)
+        #expect(fixture.service.metricsText.contains("nuke_serve_work_queue_depth 0\n"))
+    }
+
     @Test func healthAndMetrics() async throws {
         let fixture = try Fixture()
         _ = await fixture.get(fixture.path("w:20"))

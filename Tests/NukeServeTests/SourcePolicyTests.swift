@@ -71,13 +71,21 @@ import Testing
     @Test func remoteSourcesFollowSchemesPrefixesAndLiteralAddresses() throws {
         let open = SourcePolicy()
         let listed = SourcePolicy(allowedPrefixes: ["https://images.example.com/"])
+        let bare = SourcePolicy(allowedPrefixes: ["https://images.example.com"])
+        let photos = SourcePolicy(allowedPrefixes: ["https://IMAGES.example.com:443/photos/"])
 
         #expect(try open.locate("https://example.com/a.jpg") == .remote(URL(string: "https://example.com/a.jpg")!))
         #expect(
             try listed.locate("https://images.example.com/a.jpg")
                 == .remote(URL(string: "https://images.example.com/a.jpg")!))
+        #expect(Self.status(bare, "https://Images.Example.com/a.jpg") == "ok")
+        #expect(Self.status(photos, "https://images.example.com/photos/cat.jpg") == "ok")
         for (policy, source, status) in [
             (listed, "https://images.example.com.evil.net/a.jpg", 403), (listed, "https://other.example.com/a", 403),
+            (bare, "https://images.example.com.evil.net/a.jpg", 403),
+            (bare, "https://images.example.com@evil.net/a", 403),
+            (bare, "http://images.example.com/a.jpg", 403), (bare, "https://images.example.com:8443/a.jpg", 403),
+            (bare, "https://user@images.example.com/a.jpg", 403), (photos, "https://images.example.com/art/a.jpg", 403),
             (open, "ftp://example.com/a.jpg", 400), (open, "file:///etc/passwd", 400), (open, "https:///a", 400),
             (open, "http://127.0.0.1/a.png", 403), (open, "http://[::ffff:127.0.0.1]:8080/a.png", 403),
             (open, "http://169.254.169.254/latest/meta-data", 403), (open, "local:///a.png", 403),

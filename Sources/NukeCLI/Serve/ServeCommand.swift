@@ -41,7 +41,8 @@ enum ServeCommand {
                                                                         NUKE_SERVE_ALLOW_PRIVATE_SOURCES=1
           --allow-source-addresses L Allow exactly these addresses or CIDR ranges, whatever their class.
                                                                         NUKE_SERVE_ALLOW_SOURCE_ADDRESSES
-          --allowed-sources L        Allow only sources starting with one of these prefixes.
+          --allowed-sources L        Allow only sources under these prefixes (same scheme, host and port, path
+                                     starting with the prefix's); redirects are then not followed.
                                                                         NUKE_SERVE_ALLOWED_SOURCES
           --local-root DIR           Serve local:///PATH sources from DIR (no .. or symlink escape).
                                                                         NUKE_SERVE_LOCAL_ROOT
@@ -58,7 +59,8 @@ enum ServeCommand {
           --ttl SECONDS              Cache-Control max-age of results (default 31536000).    NUKE_SERVE_TTL
           --grace SECONDS            Time requests in flight get to finish on SIGTERM (default 10).
                                                                         NUKE_SERVE_GRACE
-          --timeout SECONDS          Time loading and decoding a source may take (default 10): then 504.
+          --timeout SECONDS          Time loading and decoding a source may take (default 10): then 504; and time a
+                                     request may wait for a worker: then 503.
                                                                         NUKE_SERVE_TIMEOUT
           -h, --help                 Show this help.
 
@@ -180,6 +182,7 @@ struct ServeRun {
         service.queueLimit = options.queue
         service.timeToLive = options.timeToLive
         service.sourceTimeout = TimeInterval(options.timeout)
+        service.maximumQueueWait = TimeInterval(options.timeout)
         let console = self.console
         service.log = { console.print($0) }
         let flushes: [() -> Void] = [disk.map { disk in { disk.flush() } }, redis.map { redis in { redis.flush() } }]

@@ -34,6 +34,8 @@ extension ImageService {
         /// How long loading and decoding a source may take, in seconds, before the request is answered `504`.
         /// Default 10.
         public var sourceTimeout: Double = 10
+        /// How long a request may wait for a worker, in seconds, before it is answered `503`. Default 10.
+        public var maximumQueueWait: Double = 10
         /// Called with one access-log line per request; `nil` logs nothing.
         public var log: (@Sendable (String) -> Void)?
 

@@ -25,7 +25,7 @@ public final class ImageService: ServeHandler {
     public init(pipeline: ImagePipeline, configuration: Configuration) {
         self.pipeline = pipeline
         self.configuration = configuration
-        results = ResultCache(costLimit: configuration.resultCacheCostLimit, store: configuration.resultDataCache)
+        results = ResultCache(costLimit: configuration.resultCacheCostLimit)
         gate = WorkGate(workers: configuration.workers, queueLimit: configuration.queueLimit)
         available = Set(configuration.encoders.keys)
     }
@@ -102,11 +102,22 @@ public final class ImageService: ServeHandler {
         .joined(separator: "|")
 
         let accept = request.header("accept")
+        let waitLimit = configuration.maximumQueueWait
         let (outcome, source) = await results.result(for: key) {
-            let made = await self.gate.run {
-                await self.make(url: url, location: location, processor: processor, accept: accept)
+            let outcome = await self.gate.run(waitingAtMost: waitLimit) {
+                await self.obtain(key: key, url: url, location: location, processor: processor, accept: accept)
             }
-            return made ?? .failure(ServeError(.tooManyRequests, "the server is busy: the work queue is full"))
+            switch outcome {
+            case let .ran(obtained):
+                return obtained
+            case .queueFull:
+                return (.failure(ServeError(.tooManyRequests, "the server is busy: the work queue is full")), .made)
+            case .waitedTooLong:
+                return (
+                    .failure(ServeError(.unavailable, "the server is busy: no worker was free within \(waitLimit) s")),
+                    .made
+                )
+            }
         }
         metrics.resultObtained(source)
         let result = try outcome.get()
@@ -125,6 +136,46 @@ public final class ImageService: ServeHandler {
                 headers: headers.filter { $0.name != "Content-Type" } + [("Content-Length", "\(result.body.count)")])
         }
         return ServeResponse(status: 200, headers: headers, body: result.body)
+    }
+
+    /// The result from the shared store (``Configuration/resultDataCache``), else made and put there. The store's
+    /// calls may block (a disk read, a Redis round trip): they run on a queue of their own, off the tasks' threads.
+    private func obtain(
+        key: String, url: ProcessingURL, location: SourcePolicy.Location, processor: ServeProcessor, accept: String?
+    ) async -> (Result<ServeResult, ServeError>, ResultCache.Source) {
+        guard let store = configuration.resultDataCache else {
+            return (await make(url: url, location: location, processor: processor, accept: accept), .made)
+        }
+        let storeKey = Self.storeKey(key)
+        let stored = await withCheckedContinuation { continuation in
+            Self.storeQueue.async { continuation.resume(returning: store.cachedData(for: storeKey)) }
+        }
+        if let stored, let result = ServeResult(envelope: stored) { return (.success(result), .stored) }
+        let made = await make(url: url, location: location, processor: processor, accept: accept)
+        if case let .success(result) = made {
+            // Stored before the response goes out, so that a request to another instance right after finds it (the
+            // disk and Redis caches stage their writes and return at once).
+            let envelope = result.envelope
+            await withCheckedContinuation { continuation in
+                Self.storeQueue.async {
+                    store.storeData(envelope, for: storeKey)
+                    continuation.resume()
+                }
+            }
+        }
+        return (made, .made)
+    }
+
+    /// Where the shared store's blocking calls run.
+    private static let storeQueue = DispatchQueue(
+        label: "com.github.kean.nuke.serve.result-store", qos: .userInitiated, attributes: .concurrent)
+
+    /// The key of a result in the shared store: a prefix and the SHA-256 of the service's key, so keys stay short
+    /// and apart from the sources' keys in the same cache.
+    static func storeKey(_ key: String) -> String {
+        "nuke-serve/result/v1/"
+            + HMACSHA256.sha256(Array(key.utf8)).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }
+            .joined()
     }
 
     /// Loads, decodes and processes the source through the pipeline, then encodes the result.
@@ -164,27 +215,42 @@ public final class ImageService: ServeHandler {
     private func load(_ request: ImageRequest, source: String) async -> Result<ImageResponse, ServeError> {
         let task = pipeline.imageTask(with: request)
         let timeout = configuration.sourceTimeout
-        return await withTaskGroup(of: Result<ImageResponse, ServeError>?.self) { group in
+        enum Outcome: Sendable {
+            case loaded(Result<ImageResponse, ServeError>), timedOut, timerCancelled
+        }
+        return await withTaskGroup(of: Outcome.self) { group in
             group.addTask {
                 do {
-                    return .success(try await task.response)
+                    return .loaded(.success(try await task.response))
                 } catch let error as ImagePipeline.Error {
-                    return .failure(ServeError(error, source: source))
+                    return .loaded(.failure(ServeError(error, source: source)))
                 } catch {
-                    return .failure(ServeError(.internalError, "loading \(source.prefix(120)) failed: \(error)"))
+                    return .loaded(
+                        .failure(ServeError(.internalError, "loading \(source.prefix(120)) failed: \(error)")))
                 }
             }
             group.addTask {
-                try? await Task.sleep(for: .seconds(timeout))
-                return nil
+                do {
+                    try await Task.sleep(for: .seconds(timeout))
+                    return .timedOut
+                } catch {
+                    return .timerCancelled  // The request was cancelled: its load ends with the cancellation.
+                }
             }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            guard let first else {
-                task.cancel()
-                return .failure(ServeError(.timeout, "loading \(source.prefix(120)) took longer than \(timeout) s"))
+            while let outcome = await group.next() {
+                switch outcome {
+                case let .loaded(result):
+                    group.cancelAll()
+                    return result
+                case .timedOut:
+                    task.cancel()
+                    group.cancelAll()
+                    return .failure(ServeError(.timeout, "loading \(source.prefix(120)) took longer than \(timeout) s"))
+                case .timerCancelled:
+                    task.cancel()
+                }
             }
-            return first
+            return .failure(ServeError(.internalError, "loading \(source.prefix(120)) ended without a result"))
         }
     }
 

@@ -21,34 +21,28 @@ public struct ServeResult: Sendable, Hashable {
     }
 }
 
-/// Encoded results in memory, least recently used evicted first once their bytes pass the limit, optionally behind
-/// them a `DataCaching` (disk, Redis) that other instances share; and the coalescing of requests for a result being
-/// made: the first request reads the store or makes it, the others wait for it.
+/// Encoded results in memory, least recently used evicted first once their bytes pass the limit, and the coalescing
+/// of requests for a result being obtained: the first request obtains it, the others wait for it.
 final class ResultCache: @unchecked Sendable {
     // @unchecked: `results` and `waiters` are read and written only while `lock` is held.
     private let lock = NSLock()
     private var results: ByteBoundedLRU<ServeResult>
-    private var waiters: [String: [CheckedContinuation<Result<ServeResult, ServeError>, Never>]] = [:]
+    private var waiters: [String: [CheckedContinuation<(Result<ServeResult, ServeError>, Source)?, Never>]] = [:]
 
     /// How a result was obtained.
     enum Source: Sendable {
-        case memory, joined, stored, made
+        /// From this cache.
+        case memory
+        /// From a request that was obtaining it.
+        case joined
+        /// From the service's shared store (disk, Redis).
+        case stored
+        /// Made: loaded, decoded, processed and encoded.
+        case made
     }
 
-    /// Where results are also kept, under keys of their own (``storeKey(_:)``); `nil` keeps them in memory only.
-    let store: (any DataCaching)?
-
-    init(costLimit: Int, store: (any DataCaching)? = nil) {
+    init(costLimit: Int) {
         results = ByteBoundedLRU(limit: costLimit)
-        self.store = store
-    }
-
-    /// The key of a result in ``store``: a prefix and the SHA-256 of the service's key, so keys stay short and apart
-    /// from the sources' keys in the same cache.
-    static func storeKey(_ key: String) -> String {
-        "nuke-serve/result/v1/"
-            + HMACSHA256.sha256(Array(key.utf8)).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }
-            .joined()
     }
 
     /// The number of results held and their bytes.
@@ -56,62 +50,45 @@ final class ResultCache: @unchecked Sendable {
         lock.withLock { (results.count, results.size) }
     }
 
-    /// The cached result for `key`, marked as used; `nil` if there is none.
-    func cached(_ key: String) -> ServeResult? {
-        lock.withLock { results.value(for: key) }
-    }
-
-    /// The result for `key`: from memory, by joining a request making it, or made by `make` (and stored, unless it
-    /// failed). Failures are not cached: each waiting request gets the failure, the next one tries again.
+    /// The result for `key`: from memory, by joining a request obtaining it, or from `obtain` (then kept in memory,
+    /// unless it failed). Failures are not kept: each waiting request gets the failure, the next one tries again.
     func result(
-        for key: String, make: @Sendable () async -> Result<ServeResult, ServeError>
+        for key: String, obtain: @Sendable () async -> (Result<ServeResult, ServeError>, Source)
     ) async -> (Result<ServeResult, ServeError>, Source) {
         enum Step {
-            case hit(ServeResult), join, make
+            case hit(ServeResult), join, obtain
         }
         let step: Step = lock.withLock {
             if let value = results.value(for: key) { return .hit(value) }
             if waiters[key] != nil { return .join }
             waiters[key] = []
-            return .make
+            return .obtain
         }
         switch step {
         case let .hit(value):
             return (.success(value), .memory)
         case .join:
-            let result = await withCheckedContinuation { continuation in
-                let joined = lock.withLock {
+            let joined = await withCheckedContinuation { continuation in
+                let waits = lock.withLock {
                     guard waiters[key] != nil else { return false }
                     waiters[key]?.append(continuation)
                     return true
                 }
-                // The maker finished between the two locks: read what it left.
-                if !joined {
-                    let value = cached(key)
-                    continuation.resume(returning: value.map { .success($0) } ?? .failure(Self.retryLater))
-                }
+                if !waits { continuation.resume(returning: nil) }
             }
+            // The request obtaining it finished between the two locks: start over (a hit now, or obtain it anew).
+            guard let (result, _) = joined else { return await self.result(for: key, obtain: obtain) }
             return (result, .joined)
-        case .make:
-            var source = Source.made
-            let result: Result<ServeResult, ServeError>
-            if let data = store?.cachedData(for: Self.storeKey(key)), let stored = ServeResult(envelope: data) {
-                result = .success(stored)
-                source = .stored
-            } else {
-                result = await make()
-                if case let .success(value) = result { store?.storeData(value.envelope, for: Self.storeKey(key)) }
-            }
+        case .obtain:
+            let (result, source) = await obtain()
             let continuations = lock.withLock {
                 if case let .success(value) = result { results.set(value, size: value.body.count, for: key) }
                 return waiters.removeValue(forKey: key) ?? []
             }
-            for continuation in continuations { continuation.resume(returning: result) }
+            for continuation in continuations { continuation.resume(returning: (result, source)) }
             return (result, source)
         }
     }
-
-    private static let retryLater = ServeError(.internalError, "the result was evicted before it could be read")
 }
 
 extension ServeResult {

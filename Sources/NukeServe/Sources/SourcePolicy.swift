@@ -16,8 +16,12 @@ public struct SourcePolicy: Sendable {
         case local(URL)
     }
 
-    /// Source URL prefixes that are allowed (`https://images.example.com/`); empty allows every `http(s)` source
-    /// (subject to ``addresses``). `local:///` sources are allowed only with a ``localRoot``, whatever this says.
+    /// Source URL prefixes that are allowed (`https://images.example.com/photos/`); empty allows every `http(s)`
+    /// source (subject to ``addresses``). A source matches a prefix when its scheme, host and port are the prefix's
+    /// (compared as parsed URLs, so `https://images.example.com.evil.net/` or `https://images.example.com@evil.net/`
+    /// don't match `https://images.example.com`) and its path starts with the prefix's path. Redirects are the
+    /// loader's: `nuke serve` follows none when prefixes are listed. `local:///` sources are allowed only with a
+    /// ``localRoot``, whatever this says.
     public var allowedPrefixes: [String] = []
     /// The directory `local:///path` sources are read from; `nil` refuses them.
     public var localRoot: URL?
@@ -46,7 +50,7 @@ public struct SourcePolicy: Sendable {
         guard let url = URL(string: source), let host = url.host, !host.isEmpty else {
             throw ServeError(.badRequest, "the source '\(source.prefix(80))' is not a valid URL")
         }
-        guard allowedPrefixes.isEmpty || allowedPrefixes.contains(where: { source.hasPrefix($0) }) else {
+        guard allowedPrefixes.isEmpty || allowedPrefixes.contains(where: { Self.url(url, isUnder: $0) }) else {
             throw ServeError(.forbidden, "the source '\(source.prefix(80))' is not under an allowed prefix")
         }
         // A literal address is refused here already; names are checked on every address they resolve to, when the
@@ -82,6 +86,21 @@ public struct SourcePolicy: Sendable {
             throw ServeError(.notFound, "the local source '\(path.prefix(80))' is not a file")
         }
         return .local(URL(fileURLWithPath: resolved))
+    }
+
+    /// Whether `url` is under `prefix`: the same scheme, host (any case) and port (the scheme's default when none is
+    /// given), and a path that starts with the prefix's. A prefix that doesn't parse matches nothing.
+    static func url(_ url: URL, isUnder prefix: String) -> Bool {
+        guard let allowed = URLComponents(string: prefix), let scheme = allowed.scheme?.lowercased(),
+            let host = allowed.host?.lowercased(), !host.isEmpty,
+            let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return false }
+        func port(_ components: URLComponents, _ scheme: String) -> Int? {
+            components.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
+        }
+        return components.scheme?.lowercased() == scheme && components.host?.lowercased() == host
+            && port(components, scheme) == port(allowed, scheme) && components.user == nil
+            && components.percentEncodedPath.hasPrefix(allowed.percentEncodedPath)
     }
 
     /// The canonical absolute path of `path` (symlinks resolved), or `nil` if it does not exist.

@@ -121,6 +121,7 @@ import Testing
         #expect(Self.status(policy, "local:///missing.png") == "404")
         #expect(Self.status(policy, "local:///in") == "404")
         #expect(Self.status(policy, "local://in/a.png") == "400")
+        #expect(Self.status(policy, "local:///in/a.png\u{0}.txt") == "400")
     }
 
     /// The status of the error `locate` throws, or `ok`.

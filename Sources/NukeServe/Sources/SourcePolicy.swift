@@ -67,8 +67,11 @@ public struct SourcePolicy: Sendable {
         guard path.hasPrefix("/") else {
             throw ServeError(.badRequest, "a local source is local:///path, got '\(source.prefix(80))'")
         }
+        guard !path.contains("\0") else {
+            throw ServeError(.badRequest, "the local source '\(source.prefix(80))' contains a NUL character")
+        }
         let components = path.split(separator: "/")
-        guard !components.contains(where: { $0 == ".." || $0 == "." }), !path.contains("\0") else {
+        guard !components.contains(where: { $0 == ".." || $0 == "." }) else {
             throw ServeError(.forbidden, "the local source '\(source.prefix(80))' leaves the local root")
         }
         guard let root = Self.realPath(localRoot.path) else {

@@ -117,8 +117,14 @@ import Testing
     }
 
     @Test func storeEncodedImagesWithTwoRequests() async throws {
+        // Both requests share the load (held until they do): a processed request that started only after the
+        // original was stored would read it from disk, and an image made from disk data is not stored again.
         let fixture = Fixture(.storeEncodedImages)
-        try await fixture.load(fixture.processed(), ImageRequest(url: fixture.url))
+        fixture.loader.isSuspended = true
+        async let load: Void = fixture.load(fixture.processed(), ImageRequest(url: fixture.url))
+        await fixture.waitUntilSharing(2)
+        fixture.loader.isSuspended = false
+        try await load
         #expect(fixture.encodes.total == 2)
         #expect(fixture.keys == [fixture.key, fixture.key + "p1"])
         #expect(fixture.dataCache.writeCount == 2)

@@ -86,9 +86,10 @@ extension CurlDataLoader {
 
         /// The size of curl's receive buffer in bytes (default 100 KB, what the `curl` command uses; `0` keeps
         /// libcurl's default of 16 KB): how much one read from a connection can return. Each transfer running (and
-        /// each of the up to 16 idle handles a loader keeps for reuse) holds one. Each read is passed to
-        /// `didReceiveData` as it arrives; the reads that arrive before the `HTTPURLResponse` is ready are passed
-        /// together (at most 1 MB), so a small body is usually one chunk.
+        /// each of the up to 16 idle handles a loader keeps for reuse) holds one. The reads of one pass of curl's loop
+        /// are passed to `didReceiveData` together, so a small body is usually one chunk; once the `HTTPURLResponse`
+        /// is ready, every 64 KB of them goes out without waiting for the end of the pass, so a large download's
+        /// progress moves as its bytes arrive. Reads before the response wait for it (at most 1 MB).
         public var receiveBufferSize = 100 * 1024
 
         /// Decides, for each connection the loader is about to open, whether it may: called with the numeric address

@@ -17,8 +17,8 @@ public import NukeCore
 ///   running when the loader is released complete normally). The `HTTPURLResponse`s are built on a dispatch
 ///   queue of the loader's, so that thread spends its time on the network.
 /// - **Callbacks** run on that thread, in order, never concurrently for one transfer: `didReceiveData` with the
-///   bytes as they arrive — each read of the receive buffer, except that the reads that come before the
-///   response is ready are passed together, up to 1 MB — (with an `HTTPURLResponse`: final URL after redirects, status, headers,
+///   bytes as they arrive — the reads of one pass of the loop together, and every 64 KB of them at once once the
+///   response is ready (the reads that come before it wait for it, up to 1 MB) — (with an `HTTPURLResponse`: final URL after redirects, status, headers,
 ///   `expectedContentLength` from `Content-Length` — for a compressed body that is the compressed size), then
 ///   `completion` exactly once. Keep them short: they hold up every transfer of the loader.
 /// - **Status.** A status outside 200–299 (after redirects) fails with

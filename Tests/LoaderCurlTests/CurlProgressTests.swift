@@ -29,9 +29,9 @@ import Testing
                 completion: { continuation.resume(returning: $0) })
         }
 
-        // Then it loaded, with about one progress event per read: the bytes that come before the response is
-        // ready go out together (at most 1 MB), every later read of at most 100 KB on its own. (Batched per turn
-        // of the loader's loop, reads of up to 10 MB, it was 4 events.)
+        // Then it loaded, with about one progress event per write: the bytes that come before the response is
+        // ready go out together (at most 1 MB), later ones every 64 KB, so each 100 KB write on its own. (Batched
+        // per turn of the loader's loop, reads of up to 10 MB, it was 4 events.)
         _ = try result.get()
         let progress = events.snapshot
         let minimum = 1 + (body.count - (1 << 20) + pieceSize - 1) / pieceSize

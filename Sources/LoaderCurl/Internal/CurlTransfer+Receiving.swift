@@ -15,8 +15,9 @@ extension CurlTransfer {
         return bytes.count
     }
 
-    /// Body bytes arrived. Once the transfer has its response they are delivered at once; before that they wait
-    /// in ``pendingBody``. Returns the number of bytes consumed; anything else makes curl abort the transfer.
+    /// Body bytes arrived. They wait in ``pendingBody`` for the end of curl's pass (or, before the response is built,
+    /// for the response, up to ``maximumPendingBody``); once the response is there, every ``progressStep`` bytes go out
+    /// at once. Returns the number of bytes consumed; anything else makes curl abort the transfer.
     func receiveBody(_ bytes: UnsafeBufferPointer<CChar>) -> Int {
         guard isRunning else { return 0 }
         if statusCode == 0 {
@@ -34,15 +35,6 @@ extension CurlTransfer {
         if response == nil, pendingBody.count + bytes.count > Self.maximumPendingBody {
             flush(buildingResponse: true)  // Waited long enough for the builder: the response is made here.
         }
-        if let response {
-            // The response is there: the bytes of this read go out now, so progress moves as they arrive (one
-            // chunk per read of at most the receive buffer, instead of one per `curl_multi_perform`).
-            flush(buildingResponse: false)  // Anything still pending goes first (nothing, normally).
-            guard isRunning else { return 0 }
-            deliveredCount += bytes.count
-            didReceiveData(Data(UnsafeRawBufferPointer(bytes)), response)
-            return isRunning ? bytes.count : 0
-        }
         let isFirstPending = pendingBody.isEmpty
         if isFirstPending {
             // Room for the rest of the announced body (up to the cap), so appends don't reallocate.
@@ -52,6 +44,11 @@ extension CurlTransfer {
         pendingBody.append(UnsafeRawBufferPointer(bytes).assumingMemoryBound(to: UInt8.self))
         if flushList == nil {
             flush(buildingResponse: true)
+        } else if response != nil, pendingBody.count >= Self.progressStep {
+            // The response is there and a step's worth has arrived: it goes out now, so a large download's progress
+            // moves as its bytes arrive, however many reads one `curl_multi_perform` makes. Less waits for the end
+            // of the pass, so a small body is still one chunk.
+            flush(buildingResponse: false)
         } else if isFirstPending {
             flushList?.append(self)
         }

@@ -48,6 +48,9 @@ final class CurlTransfer: @unchecked Sendable {
     var pendingBody = Data()
     var deliveredCount = 0
     static let maximumPendingBody = 1 << 20
+    /// Once the response is there, how many pending body bytes are delivered without waiting for the end of curl's
+    /// pass: the step by which a large download's progress moves.
+    static let progressStep = 64 * 1024
     var headers = CurlResponseHeaders()
     /// The final response's status, read from curl when its first body byte arrives (0 before).
     var statusCode = 0

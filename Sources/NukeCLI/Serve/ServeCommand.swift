@@ -193,24 +193,19 @@ struct ServeRun {
     /// Every codec, each refusing images of more than `maximumPixelCount` pixels from their header.
     static func registry(maximumPixelCount: Int) -> ImageDecoderRegistry {
         let registry = ImageDecoderRegistry()
-        var png = ImageDecoders.PNG.Configuration()
-        png.maximumPixelCount = min(png.maximumPixelCount, maximumPixelCount)
-        ImageDecoders.PNG.register(in: registry, configuration: png)
-        var jpeg = ImageDecoders.JPEG.Configuration()
-        jpeg.maximumPixelCount = min(jpeg.maximumPixelCount, maximumPixelCount)
-        ImageDecoders.JPEG.register(in: registry, configuration: jpeg)
-        var webp = ImageDecoders.WebP.Configuration()
-        webp.maximumPixelCount = min(webp.maximumPixelCount, maximumPixelCount)
-        ImageDecoders.WebP.register(in: registry, configuration: webp)
-        var svg = ImageDecoders.SVG.Configuration()
-        svg.maximumPixelCount = min(svg.maximumPixelCount, maximumPixelCount)
-        ImageDecoders.SVG.register(in: registry, configuration: svg)
-        var gif = ImageDecoders.GIF.Configuration()
-        gif.maximumPixelCount = min(gif.maximumPixelCount, maximumPixelCount)
-        ImageDecoders.GIF.register(in: registry, configuration: gif)
-        var avif = ImageDecoders.AVIF.Configuration()
-        avif.maximumPixelCount = min(avif.maximumPixelCount, maximumPixelCount)
-        ImageDecoders.AVIF.register(in: registry, configuration: avif)
+        func register<Decoder: ConfigurableImageDecoding>(
+            _: Decoder.Type, _ limit: WritableKeyPath<Decoder.Configuration, Int>
+        ) {
+            var configuration = Decoder.Configuration()
+            configuration[keyPath: limit] = min(configuration[keyPath: limit], maximumPixelCount)
+            Decoder.register(in: registry, configuration: configuration)
+        }
+        register(ImageDecoders.PNG.self, \.maximumPixelCount)
+        register(ImageDecoders.JPEG.self, \.maximumPixelCount)
+        register(ImageDecoders.WebP.self, \.maximumPixelCount)
+        register(ImageDecoders.SVG.self, \.maximumPixelCount)
+        register(ImageDecoders.GIF.self, \.maximumPixelCount)
+        register(ImageDecoders.AVIF.self, \.maximumPixelCount)
         return registry
     }
 

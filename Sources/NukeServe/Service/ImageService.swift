@@ -90,8 +90,8 @@ public final class ImageService: ServeHandler {
         if let format = url.options.format, !available.contains(format) {
             throw ServeError(.unsupportedFormat, "the service has no \(format.fileExtension) encoder")
         }
-        let preferred =
-            url.options.format ?? FormatNegotiation.preferred(accept: request.header("accept"), available: available)
+        let accept = request.header("accept")
+        let preferred = url.options.format ?? FormatNegotiation.preferred(accept: accept, available: available)
         let processor = ServeProcessor(
             options: url.options, maximumResultDimension: configuration.maximumResultDimension)
         let key = [
@@ -101,7 +101,6 @@ public final class ImageService: ServeHandler {
         ]
         .joined(separator: "|")
 
-        let accept = request.header("accept")
         let waitLimit = configuration.maximumQueueWait
         let (outcome, source) = await results.result(for: key) {
             let outcome = await self.gate.run(waitingAtMost: waitLimit) {

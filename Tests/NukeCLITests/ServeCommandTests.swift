@@ -210,6 +210,30 @@ struct ServeCommandTests {
         #expect(try await serve.stop() == 0)
     }
 
+    @Test func anAnimatedGIFKeepsItsLeadingFramesAsAnimatedWebP() async throws {
+        // Pillow's chi.gif (from its source distribution): 320×240, 31 frames.
+        let gif = try Data(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../DecoderGIFTests/Fixtures/pillow/chi.gif").standardized)
+        let nginx = try await NginxServer.start(files: ["chi.gif": gif])
+        let animated = try await ServeProcess(
+            ["--allow-source-addresses", "127.0.0.1"], environment: ["NUKE_SERVE_MAX_ANIMATION_FRAMES": "6"])
+        let stills = try await ServeProcess(["--allow-source-addresses", "127.0.0.1"])
+        let path = "/unsafe/rs:fit:100:100/plain/" + nginx.url("chi.gif").absoluteString
+
+        let webp = try await CurlClient.get(animated.url(path), headers: ["Accept": "image/avif;q=0,image/webp"])
+        let still = try await CurlClient.get(stills.url(path), headers: ["Accept": "image/webp"])
+        #expect(try await animated.stop() == 0)
+        #expect(try await stills.stop() == 0)
+        await nginx.stopped()
+
+        #expect(webp.status == 200 && webp.headers["content-type"] == "image/webp" && webp.headers["vary"] == "Accept")
+        let animation = try ImageDecoders.WebP.Animation(data: webp.body)
+        #expect(animation.frameCount == 6 && (animation.canvasWidth, animation.canvasHeight) == (100, 75))
+        #expect(still.status == 200 && still.headers["content-type"] == "image/webp")
+        #expect(try ImageDecoders.WebP.Animation(data: still.body).frameCount == 1)
+    }
+
     @Test func aSecondInstanceServesAResultWithNoOriginRequestAndNoDecode() async throws {
         let nginx = try await Self.origin()
         let cache = try TemporaryDirectory()

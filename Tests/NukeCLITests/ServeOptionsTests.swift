@@ -18,6 +18,7 @@ import Testing
         #expect(options.maximumSourceBytes == 50 << 20 && options.maximumSourcePixels == 50_000_000)
         #expect(options.queue == 256 && options.timeToLive == 31_536_000 && options.grace == 10)
         #expect(options.timeout == 10 && options.signatureSize == 32)
+        #expect(options.processingTimeout == 10 && options.maximumAnimationFrames == 1)
     }
 
     @Test func everyOptionReadsItsVariableAndTheCommandLineWins() throws {
@@ -29,7 +30,8 @@ import Testing
             "NUKE_SERVE_CACHE_DIR": "/var/cache/nuke", "NUKE_SERVE_REDIS": "redis://127.0.0.1:6379",
             "NUKE_SERVE_MAX_SOURCE_BYTES": "1000", "NUKE_SERVE_MAX_SOURCE_PIXELS": "2000", "NUKE_SERVE_WORKERS": "3",
             "NUKE_SERVE_QUEUE": "4", "NUKE_SERVE_TTL": "60", "NUKE_SERVE_GRACE": "5", "NUKE_SERVE_TIMEOUT": "7",
-            "NUKE_SERVE_SIGNATURE_SIZE": "8",
+            "NUKE_SERVE_SIGNATURE_SIZE": "8", "NUKE_SERVE_PROCESSING_TIMEOUT": "9",
+            "NUKE_SERVE_MAX_ANIMATION_FRAMES": "50",
         ]
 
         let fromEnvironment = try Self.parse([], environment: environment)
@@ -52,6 +54,7 @@ import Testing
         #expect(fromEnvironment.workers == 3 && fromEnvironment.queue == 4)
         #expect(fromEnvironment.timeToLive == 60 && fromEnvironment.grace == 5)
         #expect(fromEnvironment.timeout == 7 && fromEnvironment.signatureSize == 8)
+        #expect(fromEnvironment.processingTimeout == 9 && fromEnvironment.maximumAnimationFrames == 50)
         #expect(overridden.port == 9001 && overridden.workers == 7)
         #expect(overridden.keyPairs.map(\.key) == [[0xaa]])
         #expect(overridden.allowedSources == ["https://c.example/"])

@@ -1,3 +1,4 @@
+import DecoderGIF
 import DecoderJPEG
 import DecoderPNG
 import DecoderWebP
@@ -61,6 +62,7 @@ import Testing
             ImageDecoders.PNG.register(in: registry)
             ImageDecoders.JPEG.register(in: registry)
             ImageDecoders.WebP.register(in: registry)
+            ImageDecoders.GIF.register(in: registry)
             var loader = CurlDataLoader.Configuration()
             loader.allowsConnection = connectionFilter?.allows
             let pipeline = ImagePipeline {

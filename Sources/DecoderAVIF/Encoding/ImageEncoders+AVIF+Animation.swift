@@ -2,7 +2,7 @@ internal import CAVIF
 public import Foundation
 public import NukeCore
 
-extension ImageEncoders.AVIF {
+extension ImageEncoders.AVIF: ImageAnimationEncoding {
     /// Encodes every frame of `animation` — an animated GIF, WebP or AVIF sequence, on the shared
     /// `ImageAnimation` model — as an AVIF image sequence (`avis`) with libavif's encoder, keeping each
     /// frame's duration (in milliseconds).

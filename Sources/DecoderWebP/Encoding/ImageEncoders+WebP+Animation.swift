@@ -2,7 +2,7 @@ internal import CWebP
 public import Foundation
 public import NukeCore
 
-extension ImageEncoders.WebP {
+extension ImageEncoders.WebP: ImageAnimationEncoding {
     /// Encodes every frame of `animation` — an animated GIF, WebP or AVIF sequence, on the shared
     /// `ImageAnimation` model — as an animated WebP with libwebp's animation encoder, keeping each frame's
     /// duration and the loop count, so a transcoded animation keeps playing.

@@ -12,7 +12,8 @@ enum ServeCommand {
         USAGE: nuke serve [--port N] [--bind ADDR] [--key HEX --salt HEX]… [--allow-private-sources]
                           [--allow-source-addresses CIDR,…] [--allowed-sources PREFIX,…] [--local-root DIR]
                           [--cache-dir DIR] [--redis URL] [--max-source-bytes N] [--max-source-pixels N]
-                          [--workers N] [--queue N] [--ttl SECONDS] [--grace SECONDS] [--timeout SECONDS]
+                          [--max-animation-frames N] [--workers N] [--queue N] [--ttl SECONDS]
+                          [--grace SECONDS] [--timeout SECONDS] [--processing-timeout SECONDS]
                           [--signature-size N]
 
         Answers GET and HEAD requests in imgproxy's URL format:
@@ -53,6 +54,10 @@ enum ServeCommand {
           --max-source-bytes N       Largest source body (default 52428800): larger is 413.  NUKE_SERVE_MAX_SOURCE_BYTES
           --max-source-pixels N      Largest source image (default 50000000), checked from its header: 422.
                                                                         NUKE_SERVE_MAX_SOURCE_PIXELS
+          --max-animation-frames N   Frames an animated source keeps (default 1: its first frame, as imgproxy's
+                                     default). With more, a WebP or AVIF result is animated, made of the first N
+                                     frames; their pixels together count against --max-source-pixels (422).
+                                                                        NUKE_SERVE_MAX_ANIMATION_FRAMES
           --workers N                Results made at once (default: the number of cores).    NUKE_SERVE_WORKERS
           --queue N                  Requests that may wait for a worker (default 256); more get 429.
                                                                         NUKE_SERVE_QUEUE
@@ -62,6 +67,10 @@ enum ServeCommand {
           --timeout SECONDS          Time loading and decoding a source may take (default 10): then 504; and time a
                                      request may wait for a worker: then 503.
                                                                         NUKE_SERVE_TIMEOUT
+          --processing-timeout SECONDS
+                                     Time processing and encoding a decoded source may take (default 10), checked
+                                     before each step (each frame, the encoding): then 504.
+                                                                        NUKE_SERVE_PROCESSING_TIMEOUT
           -h, --help                 Show this help.
 
         The exit status is 0 after a signal, 1 if the server can't start (the message names the cause), 64 for a
@@ -183,6 +192,10 @@ struct ServeRun {
         service.timeToLive = options.timeToLive
         service.sourceTimeout = TimeInterval(options.timeout)
         service.maximumQueueWait = TimeInterval(options.timeout)
+        service.processingTimeout = TimeInterval(options.processingTimeout)
+        service.maximumAnimationFrames = options.maximumAnimationFrames
+        service.maximumAnimationPixelCount = options.maximumSourcePixels
+        service.readAnimation = Self.animationReader(maximumPixelCount: options.maximumSourcePixels)
         let console = self.console
         service.log = { console.print($0) }
         let flushes: [() -> Void] = [disk.map { disk in { disk.flush() } }, redis.map { redis in { redis.flush() } }]
@@ -207,6 +220,24 @@ struct ServeRun {
         register(ImageDecoders.GIF.self, \.maximumPixelCount)
         register(ImageDecoders.AVIF.self, \.maximumPixelCount)
         return registry
+    }
+
+    /// Reads GIF, WebP and AVIF animations, each frame and the canvas held to `maximumPixelCount` from the headers.
+    static func animationReader(maximumPixelCount: Int) -> @Sendable (Data) throws -> (any ImageAnimation)? {
+        var gif = ImageDecoders.GIF.Configuration()
+        gif.maximumPixelCount = min(gif.maximumPixelCount, maximumPixelCount)
+        var webp = ImageDecoders.WebP.Configuration()
+        webp.maximumPixelCount = min(webp.maximumPixelCount, maximumPixelCount)
+        var avif = ImageDecoders.AVIF.Configuration()
+        avif.maximumPixelCount = min(avif.maximumPixelCount, maximumPixelCount)
+        return { [gif, webp, avif] data in
+            switch AssetType(data) {
+            case .gif: try ImageDecoders.GIF.Animation(data: data, configuration: gif)
+            case .webp: try ImageDecoders.WebP.Animation(data: data, configuration: webp)
+            case .avif: try ImageDecoders.AVIF.Animation(data: data, configuration: avif)
+            default: nil
+            }
+        }
     }
 
     /// Waits for SIGTERM or SIGINT and returns its name.

@@ -20,13 +20,15 @@ struct ServeOptions {
     var timeToLive = 31_536_000
     var grace = 10
     var timeout = 10
+    var processingTimeout = 10
+    var maximumAnimationFrames = 1
     var signatureSize = 32
 
     static let flags: Set<String> = ["--allow-private-sources"]
     static let options: Set<String> = [
         "--port", "--bind", "--key", "--salt", "--allow-source-addresses", "--allowed-sources", "--local-root",
         "--cache-dir", "--redis", "--max-source-bytes", "--max-source-pixels", "--workers", "--queue", "--ttl",
-        "--grace", "--timeout", "--signature-size",
+        "--grace", "--timeout", "--processing-timeout", "--max-animation-frames", "--signature-size",
     ]
 
     /// The environment variable of an option or flag: `--max-source-bytes` → `NUKE_SERVE_MAX_SOURCE_BYTES`.
@@ -99,6 +101,8 @@ struct ServeOptions {
         timeToLive = try integer("--ttl", in: 0...315_360_000) ?? timeToLive
         grace = try integer("--grace", in: 0...3_600) ?? grace
         timeout = try integer("--timeout", in: 1...3_600) ?? timeout
+        processingTimeout = try integer("--processing-timeout", in: 1...3_600) ?? processingTimeout
+        maximumAnimationFrames = try integer("--max-animation-frames", in: 1...10_000) ?? maximumAnimationFrames
         signatureSize = try integer("--signature-size", in: 1...32) ?? signatureSize
     }
 

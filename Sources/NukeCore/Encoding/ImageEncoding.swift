@@ -38,6 +38,22 @@ public struct ImageEncodingContext: Sendable {
     }
 }
 
+/// An encoder that also writes animations: every frame of an ``ImageAnimation`` into one animated file (the WebP and
+/// AVIF encoders), so code that transcodes an animated source — a tool, an image service — keeps it animated
+/// whatever the codec, and falls back to ``ImageEncoding/encode(_:)`` of one frame for an encoder without it.
+public protocol ImageAnimationEncoding: ImageEncoding {
+    /// Encodes every frame of `animation`, in order, with its duration and the animation's loop count where the
+    /// format stores them.
+    ///
+    /// Frames are decoded one at a time and passed through `transform` (for example a request's processors), which
+    /// must give every frame the same size; a conforming encoder keeps no frame longer than it needs.
+    ///
+    /// - Returns: The encoded data, or `nil` if the animation is empty, a frame has another size than the first, or
+    ///   the codec fails.
+    /// - Throws: What decoding a frame or `transform` throws, which stops the encoding.
+    func encode(_ animation: any ImageAnimation, transform: (PlatformImage) throws -> PlatformImage) throws -> Data?
+}
+
 /// Namespace for encoders; plugins add theirs (`ImageEncoders.PNG`, …).
 public enum ImageEncoders {}
 

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import NukeCore
 
 extension ImageService {
@@ -34,6 +34,25 @@ extension ImageService {
         /// How long loading and decoding a source may take, in seconds, before the request is answered `504`.
         /// Default 10.
         public var sourceTimeout: Double = 10
+        /// How long processing and encoding a decoded source may take, in seconds, before the request is answered
+        /// `504`. The time is checked before each step — every frame of an animation, the encoding — as imgproxy
+        /// does: a codec call already running finishes (its result is then dropped), so a step of a huge result can
+        /// overrun it by its own length; ``maximumResultDimension`` and the animation limits bound that. Default 10.
+        public var processingTimeout: Double = 10
+        /// How many frames of an animated source (GIF, WebP, AVIF sequence) a result keeps: the first this many,
+        /// processed one by one and encoded as an animation when the result's format has an
+        /// `ImageAnimationEncoding` encoder (WebP, AVIF), as imgproxy's `IMGPROXY_MAX_ANIMATION_FRAMES` does. `1`
+        /// (the default, imgproxy's too) serves every animation as its first frame, as does a format that can't
+        /// animate (JPEG, PNG). Needs ``readAnimation``.
+        public var maximumAnimationFrames = 1
+        /// The most pixels the frames an animated result keeps may have together (canvas width × height × frames);
+        /// more is `422`, as imgproxy counts an animation against its source resolution limit. Default 50 million.
+        public var maximumAnimationPixelCount = 50_000_000
+        /// Reads the frames of an animated source from its data (the decoded container's `data`), or returns `nil`
+        /// for data that is no animation; it should read the container only, decoding no pixels (the `Animation`
+        /// types of the GIF, WebP and AVIF decoders do), and apply the decoders' own limits. `nil` (the default)
+        /// serves every animation as its first frame.
+        public var readAnimation: (@Sendable (Data) throws -> (any ImageAnimation)?)?
         /// How long a request may wait for a worker, in seconds, before it is answered `503`. Default 10.
         public var maximumQueueWait: Double = 10
         /// Called with one access-log line per request; `nil` logs nothing.

@@ -8,9 +8,11 @@ public import NukeCore
 /// (``ProcessingURL``), its signature checked (``URLSigner``), its source checked (``SourcePolicy``), and the result
 /// served from memory, joined while another request makes it, or made — loaded, decoded and processed by the
 /// pipeline (``ServeProcessor``; the pipeline coalesces and caches sources), encoded in the format the URL names or
-/// `Accept` prefers (``FormatNegotiation``). Successful responses carry `Content-Type`, `Cache-Control: public,
-/// max-age`, a strong `ETag` (``ResultETag``; `If-None-Match` gets `304`) and `Vary: Accept` when `Accept` chose the
-/// format; errors are short plain-text bodies with their status (``ServeError``) and no `Cache-Control`.
+/// `Accept` prefers (``FormatNegotiation``); an animated source keeps its first frames when the configuration allows
+/// more than one and the format animates (``Configuration/maximumAnimationFrames``). Successful responses carry
+/// `Content-Type`, `Cache-Control: public, max-age`, a strong `ETag` (``ResultETag``; `If-None-Match` gets `304`) and
+/// `Vary: Accept` when `Accept` chose the format; errors are short plain-text bodies with their status
+/// (``ServeError``) and no `Cache-Control`.
 public final class ImageService: ServeHandler {
     /// The pipeline that loads, decodes and processes sources.
     public let pipeline: ImagePipeline
@@ -192,22 +194,40 @@ public final class ImageService: ServeHandler {
         case let .success(value): response = value
         case let .failure(error): return .failure(error)
         }
-        let image = response.container.image
-        let sourceFormat = response.container.type.flatMap(OutputFormat.init(assetType:))
+        let container = response.container
+        let sourceFormat = container.type.flatMap(OutputFormat.init(assetType:))
         let choice = FormatNegotiation.choose(
             requested: url.options.format, accept: accept, source: sourceFormat,
-            fallback: image.isOpaque ? .jpeg : .png, available: available)
+            fallback: container.image.isOpaque ? .jpeg : .png, available: available)
         guard let makeEncoder = configuration.encoders[choice.format] else {
             return .failure(ServeError(.unsupportedFormat, "the service has no \(choice.format.fileExtension) encoder"))
         }
-        let quality = url.options.quality ?? configuration.defaultQuality
-        guard let body = makeEncoder(quality).encode(image), !body.isEmpty else {
-            return .failure(ServeError(.internalError, "encoding the result as \(choice.format.fileExtension) failed"))
+        let encoding = ResultEncoding(
+            format: choice.format, encoder: makeEncoder(url.options.quality ?? configuration.defaultQuality),
+            processor: processor, deadline: .now + .seconds(configuration.processingTimeout),
+            timeout: configuration.processingTimeout)
+        let content: ResultEncoding.Content
+        do {
+            content = try ResultEncoding.content(
+                of: container, encoder: encoding.encoder, configuration: configuration, source: url.source)
+        } catch {
+            return .failure(error)
         }
-        let etag = ResultETag.make(source: url.source, options: processor.options, format: choice.format, body: body)
-        return .success(
-            ServeResult(body: body, format: choice.format, etag: etag, variesByAccept: choice.dependsOnAccept))
+        // Encoding (and an animation's frames) runs on a queue of its own: a codec's seconds of CPU must not hold a
+        // thread of the tasks' pool, which serves every other request's awaits and timers.
+        let encoded = await withCheckedContinuation { continuation in
+            Self.encodingQueue.async { continuation.resume(returning: encoding.encode(content)) }
+        }
+        return encoded.map { body in
+            let etag = ResultETag.make(
+                source: url.source, options: processor.options, format: choice.format, body: body)
+            return ServeResult(body: body, format: choice.format, etag: etag, variesByAccept: choice.dependsOnAccept)
+        }
     }
+
+    /// Where results are encoded; the work gate bounds how many at once.
+    private static let encodingQueue = DispatchQueue(
+        label: "com.github.kean.nuke.serve.encoding", qos: .userInitiated, attributes: .concurrent)
 
     /// The pipeline's response for `request`, or `504` once ``Configuration/sourceTimeout`` has passed (the task is
     /// cancelled then).

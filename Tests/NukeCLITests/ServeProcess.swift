@@ -14,11 +14,19 @@ final class ServeProcess: @unchecked Sendable {
     private var stdout = Data()
     private var stderr = Data()
 
-    /// Starts `nuke serve --port 0 arguments…` with `environment` added to the test's, and waits (up to 30 s) for
-    /// it to print `listening on http://127.0.0.1:PORT`.
-    init(_ arguments: [String], environment: [String: String] = [:]) async throws {
-        process.executableURL = try NukeProcess.executableURL()
-        process.arguments = ["serve", "--port", "0"] + arguments
+    /// Starts `nuke serve --port 0 arguments…` with `environment` added to the test's — through `launcher` when it
+    /// isn't empty (its first element is the program to run, given the rest, then the `nuke` path and arguments) —
+    /// and waits (up to 30 s) for it to print `listening on http://127.0.0.1:PORT`.
+    init(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) async throws {
+        let nuke = try NukeProcess.executableURL()
+        let command = ["serve", "--port", "0"] + arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = Array(launcher.dropFirst()) + [nuke.path] + command
+        } else {
+            process.executableURL = nuke
+            process.arguments = command
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe()
         let err = Pipe()

@@ -60,11 +60,13 @@ public final class LoopbackHTTPServer: Sendable {
         public var address: String { "127.0.0.\(rawValue)" }
     }
 
-    /// Starts a server with `routes` on `host` (see ``init(routes:)``).
+    /// Starts a server with `routes` on `host` (see ``init(routes:)``), at `port` — for a second server on the same
+    /// port of another loopback address — or at a port the kernel picks when it is 0.
     ///
-    /// - Throws: If the listening socket can't be set up.
-    public init(routes: [String: Route] = [:], host: LoopbackHost) throws {
-        let (fd, port) = try Socket.listenOnLoopback(lastOctet: host.rawValue)
+    /// - Throws: If the listening socket can't be set up (the port is taken, for one).
+    public init(routes: [String: Route] = [:], host: LoopbackHost, port: Int = 0) throws {
+        guard let requested = UInt16(exactly: port) else { throw Socket.Failure(call: "bind", code: EINVAL) }
+        let (fd, port) = try Socket.listenOnLoopback(lastOctet: host.rawValue, port: requested)
         self.host = host
         self.port = port
         core = try ServerCore(listenFD: fd, routes: routes)

@@ -15,9 +15,10 @@ enum Socket {
         var description: String { "\(call) failed: \(String(cString: strerror(code)))" }
     }
 
-    /// A TCP socket listening on `127.0.0.1` at a port the kernel picks; returns the descriptor and the port.
+    /// A TCP socket listening on `127.0.0.<lastOctet>` at `port`, or at a port the kernel picks when it is 0;
+    /// returns the descriptor and the port.
     static func listenOnLoopback(
-        backlog: Int32 = 128, lastOctet: UInt8 = 1
+        backlog: Int32 = 128, lastOctet: UInt8 = 1, port: UInt16 = 0
     ) throws(Failure) -> (fd: Int32, port: Int) {
         #if canImport(Glibc)
             let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
@@ -30,7 +31,7 @@ enum Socket {
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = port.bigEndian
         address.sin_addr.s_addr = (in_addr_t(0x7F00_0000) | in_addr_t(lastOctet)).bigEndian
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

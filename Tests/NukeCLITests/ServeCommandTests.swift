@@ -151,6 +151,9 @@ struct ServeCommandTests {
             "--allow-source-addresses", "127.0.0.1", "--timeout", "1", "--max-source-bytes", "1000000",
         ])
         let strict = try await ServeProcess(["--allow-source-addresses", "127.0.0.2/32"])
+        let unredirected = try await ServeProcess([
+            "--allow-source-addresses", "127.0.0.2/32", "--max-redirects", "0",
+        ])
 
         let cases: [(ServeProcess, String, Int, String)] = [
             (limited, "/unsafe/zoom:2/plain/" + nginx.url("photo.png").absoluteString, 400, "unknown option 'zoom'"),
@@ -161,6 +164,7 @@ struct ServeCommandTests {
             (limited, "/unsafe/w:10/plain/" + loopback.url("/big.png").absoluteString, 413, "source byte limit"),
             (limited, "/unsafe/w:10/plain/" + loopback.url("/stall.png").absoluteString, 504, "longer than 1.0 s"),
             (strict, "/unsafe/w:10/plain/" + second.url("/hop.png").absoluteString, 403, "address is not allowed"),
+            (unredirected, "/unsafe/w:10/plain/" + second.url("/hop.png").absoluteString, 502, "answered 302"),
             (strict, "/unsafe/w:10/plain/" + nginx.url("photo.png").absoluteString, 403, "127.0.0.1 is loopback"),
             (strict, "/unsafe/w:10/plain/http://[::ffff:127.0.0.1]:\(nginx.http1Port)/photo.png", 403, "loopback"),
         ]
@@ -171,9 +175,10 @@ struct ServeCommandTests {
             #expect(text.contains(message), "\(path): \(text)")
             #expect(response.headers["cache-control"] == nil)
         }
-        #expect(second.requests(for: "/hop.png").count == 1)
+        #expect(second.requests(for: "/hop.png").count == 2)
         #expect(try await limited.stop() == 0)
         #expect(try await strict.stop() == 0)
+        #expect(try await unredirected.stop() == 0)
         await nginx.stopped()
         #expect(try nginx.accessLog().filter { $0.uri == "/photo.png" }.isEmpty, "the redirect's target got nothing")
     }

@@ -12,7 +12,7 @@ enum ServeCommand {
         USAGE: nuke serve [--port N] [--bind ADDR] [--key HEX --salt HEX]… [--allow-private-sources]
                           [--allow-source-addresses CIDR,…] [--allowed-sources PREFIX,…] [--local-root DIR]
                           [--cache-dir DIR] [--redis URL] [--max-source-bytes N] [--max-source-pixels N]
-                          [--max-animation-frames N] [--workers N] [--queue N] [--ttl SECONDS]
+                          [--max-animation-frames N] [--max-redirects N] [--workers N] [--queue N] [--ttl SECONDS]
                           [--grace SECONDS] [--timeout SECONDS] [--processing-timeout SECONDS]
                           [--signature-size N]
 
@@ -58,6 +58,8 @@ enum ServeCommand {
                                      default). With more, a WebP or AVIF result is animated, made of the first N
                                      frames; their pixels together count against --max-source-pixels (422).
                                                                         NUKE_SERVE_MAX_ANIMATION_FRAMES
+          --max-redirects N          Redirects followed per source, 0 to 50 (default 10); past them, or any with
+                                     --allowed-sources, the origin's 3xx is a 502.   NUKE_SERVE_MAX_REDIRECTS
           --workers N                Results made at once (default: the number of cores).    NUKE_SERVE_WORKERS
           --queue N                  Requests that may wait for a worker (default 256); more get 429.
                                                                         NUKE_SERVE_QUEUE
@@ -161,7 +163,7 @@ struct ServeRun {
         loader.proxy = .none
         // With an allow-list of source prefixes, redirects are not followed: a redirect could leave the list (an
         // open redirect on an allowed origin); the origin's 3xx is then a 502.
-        if !policy.allowedPrefixes.isEmpty { loader.maximumRedirects = 0 }
+        loader.maximumRedirects = policy.allowedPrefixes.isEmpty ? options.maximumRedirects : 0
         let registry = Self.registry(maximumPixelCount: options.maximumSourcePixels)
         var configuration = ImagePipeline.Configuration(
             dataLoader: CurlDataLoader(configuration: loader), imageCache: ImageCache(costLimit: 256 << 20))

@@ -22,13 +22,15 @@ struct ServeOptions {
     var timeout = 10
     var processingTimeout = 10
     var maximumAnimationFrames = 1
+    var maximumRedirects = 10
     var signatureSize = 32
 
     static let flags: Set<String> = ["--allow-private-sources"]
     static let options: Set<String> = [
         "--port", "--bind", "--key", "--salt", "--allow-source-addresses", "--allowed-sources", "--local-root",
         "--cache-dir", "--redis", "--max-source-bytes", "--max-source-pixels", "--workers", "--queue", "--ttl",
-        "--grace", "--timeout", "--processing-timeout", "--max-animation-frames", "--signature-size",
+        "--grace", "--timeout", "--processing-timeout", "--max-animation-frames", "--max-redirects",
+        "--signature-size",
     ]
 
     /// The environment variable of an option or flag: `--max-source-bytes` → `NUKE_SERVE_MAX_SOURCE_BYTES`.
@@ -103,6 +105,7 @@ struct ServeOptions {
         timeout = try integer("--timeout", in: 1...3_600) ?? timeout
         processingTimeout = try integer("--processing-timeout", in: 1...3_600) ?? processingTimeout
         maximumAnimationFrames = try integer("--max-animation-frames", in: 1...10_000) ?? maximumAnimationFrames
+        maximumRedirects = try integer("--max-redirects", in: 0...50) ?? maximumRedirects
         signatureSize = try integer("--signature-size", in: 1...32) ?? signatureSize
     }
 

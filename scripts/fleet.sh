@@ -27,6 +27,13 @@
 # (scripts/setup.sh installs them).
 set -euo pipefail
 
+# Descriptors the caller left open (a pipe it waits on for this script's end, say) are closed first, so the servers
+# started below don't hold them for their whole life.
+for fd in /proc/$$/fd/*; do
+    fd="${fd##*/}"
+    if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
+done
+
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 state="${NUKE_FLEET_DIR:-/tmp/nuke-fleet}"
 instances=2
@@ -73,6 +80,12 @@ fail() {
 # A TCP port nothing listens on now, on 127.0.0.1.
 free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# Runs COMMAND… with no signal blocked: a caller may have blocked SIGTERM (a test runner's children inherit its mask),
+# and the servers must get the SIGTERM that `down` and `restart` send.
+unblocked() {
+    exec python3 -c 'import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])' "$@"
 }
 
 # Whether PID still runs the program named PROGRAM (the PID may have been reused since `up`).
@@ -171,14 +184,14 @@ start_instance() {
     (
         # shellcheck disable=SC1091
         . "$state/environment"
-        exec "$nuke" serve --port "$port" --cache-dir "$dir/cache" </dev/null >>"$dir/serve.log" 2>&1
+        exec python3 -c 'import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])' "$nuke" serve --port "$port" --cache-dir "$dir/cache" </dev/null >>"$dir/serve.log" 2>&1
     ) &
     local pid=$! listening=""
     for _ in $(seq 600); do
         listening="$(tail -n "+$((before + 1))" "$dir/serve.log" |
             sed -n 's|^listening on http://[^ ]*:\([0-9]*\)$|\1|p' | head -1)"
         [ -n "$listening" ] && break
-        runs "$pid" "nuke serve" || break
+        kill -0 "$pid" 2>/dev/null || break
         sleep 0.05
     done
     [ -n "$listening" ] || fail "instance $index did not start: $(tail -n "+$((before + 1))" "$dir/serve.log" | tail -3)"
@@ -216,7 +229,7 @@ up() {
     origin_port="$(free_port)"
     nginx_config "$state/origin" "$origin_port" \
         "    server { listen 127.0.0.1:$origin_port; root $state/origin/html; }"
-    nginx -p "$state/origin" -c "$state/origin/nginx.conf" -e "$state/origin/error.log" \
+    unblocked nginx -p "$state/origin" -c "$state/origin/nginx.conf" -e "$state/origin/error.log" \
         </dev/null >"$state/origin/stdout.log" 2>&1 &
     echo "origin $! $origin_port" >>"$processes"
     wait_for_http "http://127.0.0.1:$origin_port/" origin
@@ -224,7 +237,7 @@ up() {
     # Redis: shared by the instances, in memory only, evicting the least recently used keys past 512 MB.
     local redis_port
     redis_port="$(free_port)"
-    redis-server --bind 127.0.0.1 --port "$redis_port" --save "" --appendonly no --dir "$state/redis" \
+    unblocked redis-server --bind 127.0.0.1 --port "$redis_port" --save "" --appendonly no --dir "$state/redis" \
         --maxmemory 512mb --maxmemory-policy allkeys-lru --logfile "$state/redis/redis.log" \
         </dev/null >"$state/redis/stdout.log" 2>&1 &
     echo "redis $! $redis_port" >>"$processes"
@@ -248,7 +261,8 @@ up() {
 
     # The balancer: round robin, keep-alive to the instances, and a request that fails to connect, loses its
     # connection before the response, or gets a 502 or 504 tried on the next instance (nginx retries only while
-    # nothing has been sent to the client). No instance is ever marked down (max_fails=0): on one host a refused
+    # nothing has been sent to the client), within the request's first second: a 504 that took the whole source
+    # timeout goes to the client rather than waiting for the same origin again. No instance is ever marked down (max_fails=0): on one host a refused
     # connection costs microseconds, and marking would take a restarted instance out for fail_timeout, and both of
     # two out when a rolling restart reaches the second within it.
     [ "$balancer_port" != 0 ] || balancer_port="$(free_port)"
@@ -266,10 +280,11 @@ $upstreams        keepalive 64;
             proxy_read_timeout 60s;
             proxy_next_upstream error timeout http_502 http_504;
             proxy_next_upstream_tries $instances;
+            proxy_next_upstream_timeout 1s;
             proxy_buffering on;
         }
     }"
-    nginx -p "$state/balancer" -c "$state/balancer/nginx.conf" -e "$state/balancer/error.log" \
+    unblocked nginx -p "$state/balancer" -c "$state/balancer/nginx.conf" -e "$state/balancer/error.log" \
         </dev/null >"$state/balancer/stdout.log" 2>&1 &
     echo "balancer $! $balancer_port" >>"$processes"
     wait_for_http "http://127.0.0.1:$balancer_port/health" balancer

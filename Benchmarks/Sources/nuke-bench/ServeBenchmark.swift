@@ -8,7 +8,8 @@ import Foundation
 ///   ignores) that no earlier request named, so no server has the result or the source cached. Goal ≥ 2× thumbor's
 ///   requests/s and ≥ 1× nginx `image_filter`'s, a p99 latency below both;
 /// - the same with `Accept: image/webp` and `image/avif` against thumbor's auto-format (nginx has none);
-/// - peak RSS (`VmHWM`) of `nuke serve` against thumbor's after all of it. Goal below.
+/// - peak RSS (`VmHWM`) of `nuke serve` against thumbor's after all of it. Goal below;
+/// - `scripts/fleet.sh` fleets of 2 and 1 instances and the lone `nuke serve` on a cached result (`ServeFleet`).
 ///
 /// thumbor runs as one process, as it does by default (`--processes 1`); `nuke serve` uses its default workers
 /// (the number of cores) and nginx `worker_processes auto`.
@@ -125,11 +126,11 @@ struct ServeBenchmark {
                     ours: [ours], theirs: [theirs], goal: .atMost(1.0),
                     note: "VmHWM of each server process after every row above"))
         }
-        nuke.process.stop()
         thumbor?.process.stop()
-        if context.selected(section) || context.selected(ServeFleet.name) {
+        if context.selected(section) || context.selected(ServeFleet.name) || context.selected(ServeFleet.balancerName) {
             try await ServeFleet(context: context, seconds: seconds, rounds: rounds).run(
-                nukePath: nukePath, origin: origin, directory: directory.appendingPathComponent("fleet"))
+                nukePath: nukePath, origin: origin, direct: nuke.base,
+                directory: directory.appendingPathComponent("fleet"))
         }
     }
 

@@ -2,9 +2,11 @@ import Foundation
 
 /// The fleet row of scenario 13: a cached result through `scripts/fleet.sh up --instances 2` (a load balancer in
 /// front of two `nuke serve` instances sharing Redis) against `--instances 1`, on this machine: what the balancer and
-/// Redis add, and what a second instance on the same cores gives back. Informational.
+/// Redis add, and what a second instance on the same cores gives back; and the fleet of 1 against the section's
+/// `nuke serve` answered directly: what the balancer's hop costs. Informational.
 struct ServeFleet {
     static let name = "fleet of 2 vs 1 instance, cached result, c8"
+    static let balancerName = "fleet of 1 (balancer, Redis) vs nuke serve alone, cached result, c8"
     static let script = BenchContext.packageDirectory.deletingLastPathComponent().appendingPathComponent(
         "scripts/fleet.sh")
 
@@ -23,8 +25,10 @@ struct ServeFleet {
         }
     }
 
-    func run(nukePath: String, origin: String, directory: URL) async throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.script.path) else {
+    /// Starts a fleet of 2 and one of 1 side by side (each `up` in a directory of its own) and measures them and
+    /// `direct`, a `nuke serve` without a balancer, alternately on one cached result.
+    func run(nukePath: String, origin: String, direct: String, directory: URL) async throws {
+        guard FileManager.default.fileExists(atPath: Self.script.path) else {
             context.report.add(
                 .skipped(
                     section: "serve", name: Self.name, reference: "one instance",
@@ -37,14 +41,22 @@ struct ServeFleet {
         }
         defer { for fleet in fleets { fleet.down() } }
         let path = "/insecure/rs:fit:300:0/plain/" + ServeBenchmark.percentEncoded(origin)
-        let benchmark = ServeBenchmark(context: context)
-        for fleet in fleets {
-            try ServeBenchmark.check(.init(name: "fleet", base: fleet.base, path: path), mime: "image/jpeg")
+        let targets = [
+            ServeBenchmark.Target(name: "fleet of 2", base: fleets[0].base, path: path),
+            ServeBenchmark.Target(name: "fleet of 1", base: fleets[1].base, path: path),
+            ServeBenchmark.Target(name: "nuke serve alone", base: direct, path: path),
+        ]
+        // Made once through each, so that every instance behind a balancer has the result (in Redis or memory).
+        for target in targets {
+            for _ in 0..<4 { try ServeBenchmark.check(target, mime: "image/jpeg") }
         }
-        let results = try await benchmark.measure(
-            fleets.map { ServeBenchmark.Target(name: "fleet", base: $0.base, path: path) })
+        let benchmark = ServeBenchmark(context: context)
+        let results = try await benchmark.measure(targets)
         benchmark.addRows(
             name: Self.name, ours: results[0], theirs: results[1], reference: "scripts/fleet.sh --instances 1",
+            throughputGoal: .info, latencyGoal: .info)
+        benchmark.addRows(
+            name: Self.balancerName, ours: results[1], theirs: results[2], reference: "nuke serve alone",
             throughputGoal: .info, latencyGoal: .info)
     }
 
@@ -64,26 +76,20 @@ struct ServeFleet {
         return Fleet(directory: directory, base: base, environment: environment)
     }
 
+    /// Runs the script to completion and returns its output. Spawned and waited for with `waitpid` directly:
+    /// Foundation's `Process.waitUntilExit` did not return for `up`, whose script had exited, while the servers it
+    /// leaves running were alive.
     static func execute(_ arguments: [String], environment: [String: String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script.path] + arguments
-        process.environment = environment
-        // A file, not a pipe: the servers the script leaves running inherit its output and would hold a pipe open.
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nuke-bench-fleet-\(UUID()).out")
-        defer { try? FileManager.default.removeItem(at: file) }
-        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: file)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        let output = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-        guard process.terminationStatus == 0 else {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("nuke-bench-fleet-\(UUID()).out")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let process = try ServeProcess(
+            name: "fleet.sh", executable: "/bin/bash", arguments: [script.path] + arguments,
+            environment: environment.map { "\($0.key)=\($0.value)" }, log: log)
+        let status = process.waitForExit()
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        guard status == 0 else {
             throw BenchmarkError(
-                description: "fleet.sh \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): "
-                    + output.suffix(500))
+                description: "fleet.sh \(arguments.joined(separator: " ")) failed (\(status)): \(output.suffix(500))")
         }
         return output
     }

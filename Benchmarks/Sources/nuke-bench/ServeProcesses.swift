@@ -65,6 +65,15 @@ final class ServeProcess {
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
     }
 
+    /// Waits for the process to exit by itself and returns its exit status (or 128 + the signal that ended it).
+    func waitForExit() -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        isRunning = false
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+
     /// The process's peak resident set (`VmHWM` of `/proc/PID/status`) in MB.
     func peakResidentMegabytes() throws -> Double {
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)

@@ -36,6 +36,8 @@ benchmark_packages=(
     curl          # the curl CLI (--parallel), the loading scenario's reference
     nginx-light   # the local server of the loading and end-to-end scenarios
     python3-venv  # Benchmarks/.venv for the Python references (Pillow, pyvips) installed from PyPI
+    wrk           # the HTTP load generator of the serve section (scenario 13)
+    libnginx-mod-http-image-filter # nginx's image_filter (libgd), a reference of the serve section
 )
 if [ "${1:-}" = "--benchmarks" ]; then
     packages+=("${benchmark_packages[@]}")
@@ -55,4 +57,16 @@ if [ ${#missing[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     $sudo_cmd apt-get update -qq
     $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The serve section's thumbor (PyPI, pinned in Benchmarks/python/thumbor-requirements.txt) in a venv of its own,
+# Benchmarks/.venv-thumbor, where nuke-bench looks for it. Skipped when it is already installed.
+if [ "${1:-}" = "--benchmarks" ]; then
+    root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+    venv="$root/Benchmarks/.venv-thumbor"
+    if [ ! -x "$venv/bin/thumbor" ]; then
+        echo "Installing thumbor into $venv" >&2
+        /usr/bin/python3 -m venv "$venv"
+        "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$root/Benchmarks/python/thumbor-requirements.txt"
+    fi
 fi

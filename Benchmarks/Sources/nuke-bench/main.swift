@@ -17,6 +17,8 @@ import Foundation
 //                (scenario 11)
 //   redis        CacheRedis: a hit vs a hiredis GET loop, 8 readers vs 1, a second `nuke fetch` process vs the
 //                first (scenario 12)
+//   serve        nuke serve vs thumbor and nginx (image_filter, static) under wrk: a cached result, uncached
+//                thumbnails as JPEG, WebP and AVIF, peak RSS, a fleet of 2 vs 1 (scenario 13)
 var arguments = Array(CommandLine.arguments.dropFirst())
 
 if arguments.first == MemoryBenchmark.childCommand {
@@ -67,6 +69,7 @@ let sections: [(name: String, run: (BenchContext) async throws -> Void)] = [
     ),
     ("httpcache", { try await HTTPCacheBenchmark(context: $0).run() }),
     ("redis", { try await RedisBenchmark(context: $0).run() }),
+    ("serve", { try await ServeBenchmark(context: $0).run() }),
     ("memory", { try await MemoryBenchmark(context: $0).run() }),
 ]
 

@@ -78,13 +78,14 @@ import Testing
     }
 
     @Test func anAllowedAddressThatFailsToConnectIsCurlsOwnError() async throws {
-        // Given a port where nothing listens, allowed by the filter
+        // Given a port where nothing listens, allowed by the filter: on 127.0.0.3, where no test listens, so no
+        // server of a test running meanwhile can take the port over
         let closed = try LoopbackHTTPServer()
         let port = closed.port
         closed.shutdown()
         let recorder = Recorder(allowedPorts: [port])
 
-        let result = try await load(recorder.loader(), URL(string: "http://127.0.0.1:\(port)/a")!)
+        let result = try await load(recorder.loader(), URL(string: "http://127.0.0.3:\(port)/a")!)
 
         // Then the failure is the connection's, not a refusal
         #expect(result.curlError?.code == .couldNotConnect)

@@ -184,7 +184,7 @@ start_instance() {
     (
         # shellcheck disable=SC1091
         . "$state/environment"
-        exec python3 -c 'import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])' "$nuke" serve --port "$port" --cache-dir "$dir/cache" </dev/null >>"$dir/serve.log" 2>&1
+        unblocked "$nuke" serve --port "$port" --cache-dir "$dir/cache" </dev/null >>"$dir/serve.log" 2>&1
     ) &
     local pid=$! listening=""
     for _ in $(seq 600); do

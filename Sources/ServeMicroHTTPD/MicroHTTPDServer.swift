@@ -66,20 +66,27 @@ public final class MicroHTTPDServer: Sendable {
             throw .invalidConfiguration("maximumRequestHeadBytes must be between 1,024 and 16 MiB")
         }
         let socket = try ListeningSocket(address: configuration.address, port: configuration.port)
-        let core = MicroHTTPDCore(handler: handler, maximumHeadBytes: configuration.maximumRequestHeadBytes)
+        let acceptor = Acceptor(socket: socket, limit: configuration.maximumConnections)
+        let core = MicroHTTPDCore(
+            handler: handler, maximumHeadBytes: configuration.maximumRequestHeadBytes, acceptor: acceptor)
         // libmicrohttpd parses the head in its per-connection memory pool, which also holds the response's head:
         // room for twice the largest accepted head, so that heads up to the limit reach the check that answers 431.
         let memoryLimit = configuration.maximumRequestHeadBytes * 2 + 16 * 1024
+        // The acceptor keeps to maximumConnections; libmicrohttpd splits its own limit evenly among the workers, so
+        // it gets room for all of them on any one worker and never refuses a connection the acceptor took.
+        let workerLimit = min(
+            configuration.maximumConnections * configuration.workerThreads, Int(UInt32.max))
         let daemon = CMicroHTTPDShim_start_daemon(
-            socket.descriptor, socket.port, socket.isIPv6, UInt32(configuration.workerThreads),
-            UInt32(configuration.maximumConnections), UInt32(configuration.connectionTimeout.rounded(.up)), memoryLimit,
-            Callbacks.requestStarted, Callbacks.access, Callbacks.requestCompleted,
+            UInt32(configuration.workerThreads), UInt32(workerLimit),
+            UInt32(configuration.connectionTimeout.rounded(.up)), memoryLimit,
+            Callbacks.requestStarted, Callbacks.access, Callbacks.requestCompleted, Callbacks.connectionNotify,
             Unmanaged.passUnretained(core).toOpaque())
         guard let daemon else {
-            socket.closeIfStillOpen()
+            acceptor.stop()
             throw .daemonFailed
         }
         core.state.withLock { $0.daemon = daemon }
+        acceptor.start(daemon: daemon)
         self.configuration = configuration
         self.port = socket.port
         self.core = core

@@ -180,46 +180,57 @@ final class Barrier: @unchecked Sendable {
 /// Sends `request` (raw bytes) to 127.0.0.1:`port` and returns everything received until the server closes the
 /// connection; for what curl does not show, such as whether a HEAD response has a body.
 func exchange(port: UInt16, request: String) async throws -> Data {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(descriptor) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            guard connected == 0 else {
-                return continuation.resume(throwing: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO))
-            }
-            _ = request.withCString { send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-            var received = Data()
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = recv(descriptor, &buffer, buffer.count, 0)
-                if count <= 0 { break }
-                received.append(contentsOf: buffer[0..<count])
-            }
-            continuation.resume(returning: received)
-        }
+    let received = await onThreadOfItsOwn { blockingExchange(port: port, request: request) }
+    guard let received else { throw POSIXError(.ECONNREFUSED) }
+    return received
+}
+
+/// `exchange(port:request:)` on the calling thread, which it blocks; nil when the connection is refused.
+func blockingExchange(port: UInt16, request: String) -> Data? {
+    guard let descriptor = openConnection(port: port) else { return nil }
+    defer { close(descriptor) }
+    _ = request.withCString { send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+    var received = Data()
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = recv(descriptor, &buffer, buffer.count, 0)
+        if count <= 0 { break }
+        received.append(contentsOf: buffer[0..<count])
+    }
+    return received
+}
+
+/// Runs `body` on a new thread and returns its result: for blocking calls, which would otherwise hold one of the few
+/// threads that Swift's tasks and Dispatch's global queues share (two on a two-core machine).
+func onThreadOfItsOwn<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: body()) }.start()
     }
 }
 
 /// Whether a TCP connection to 127.0.0.1:`port` is accepted (it is closed at once, before any request).
 func canConnect(port: UInt16) -> Bool {
+    guard let descriptor = openConnection(port: port) else { return false }
+    close(descriptor)
+    return true
+}
+
+/// Opens a TCP connection to 127.0.0.1:`port` and returns its descriptor (the caller closes it), or nil when the
+/// connection is refused.
+func openConnection(port: UInt16) -> Int32? {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(descriptor) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    return withUnsafePointer(to: &address) {
+    let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
             connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
         }
     }
+    guard connected else {
+        close(descriptor)
+        return nil
+    }
+    return descriptor
 }

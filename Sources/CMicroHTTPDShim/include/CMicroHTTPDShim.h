@@ -19,20 +19,27 @@
 typedef void *(*CMicroHTTPDShim_RequestStarted)(void *context, const char *target,
                                                 struct MHD_Connection *connection);
 
-/// Starts a daemon on `listen_fd`, a socket that is already bound and listening on `port`. Connections are served
-/// by `thread_count` threads, each with its own epoll set (one internal epoll thread when `thread_count` is 1),
-/// with suspend/resume allowed and libmicrohttpd's own logging off. `connection_timeout_seconds` of 0 means none.
+/// Starts a daemon without a listening socket of its own: the caller accepts connections and hands each over with
+/// MHD_add_connection. Connections are served by `thread_count` threads, each with its own epoll set (one internal
+/// epoll thread when `thread_count` is 1), with suspend/resume allowed and libmicrohttpd's own logging off.
+/// `connection_timeout_seconds` of 0 means none. `connection_notify` is told when each connection starts and closes.
 /// `context` is passed to every callback.
 ///
-/// Returns NULL on failure. On success the daemon owns `listen_fd` (MHD_stop_daemon closes it, unless the daemon
-/// was quiesced); on failure it may or may not have closed it.
-struct MHD_Daemon *CMicroHTTPDShim_start_daemon(int listen_fd, uint16_t port, bool ipv6, unsigned int thread_count,
-                                                unsigned int connection_limit,
+/// Returns NULL on failure.
+struct MHD_Daemon *CMicroHTTPDShim_start_daemon(unsigned int thread_count, unsigned int connection_limit,
                                                 unsigned int connection_timeout_seconds,
                                                 size_t connection_memory_limit,
                                                 CMicroHTTPDShim_RequestStarted request_started,
                                                 MHD_AccessHandlerCallback access_handler,
-                                                MHD_RequestCompletedCallback request_completed, void *context);
+                                                MHD_RequestCompletedCallback request_completed,
+                                                MHD_NotifyConnectionCallback connection_notify, void *context);
+
+/// accept4(2) with SOCK_CLOEXEC and SOCK_NONBLOCK (Swift's Glibc module does not declare accept4): the accepted
+/// descriptor, or -1 with errno set.
+int CMicroHTTPDShim_accept(int listen_fd, struct sockaddr *address, socklen_t *length);
+
+/// The connection's socket descriptor, or -1 when libmicrohttpd does not say.
+int CMicroHTTPDShim_connection_fd(struct MHD_Connection *connection);
 
 /// Writes the client's address as text (`192.0.2.1`, `2001:db8::1`; an IPv4-mapped IPv6 address as IPv4) into
 /// `buffer`, NUL-terminated; returns false when libmicrohttpd does not know it or it is not an IPv4 or IPv6 address.

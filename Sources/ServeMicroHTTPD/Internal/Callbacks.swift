@@ -29,4 +29,18 @@ enum Callbacks {
         let context = Unmanaged<RequestContext>.fromOpaque(record).takeRetainedValue()
         Unmanaged<MicroHTTPDCore>.fromOpaque(core).takeUnretainedValue().requestCompleted(context)
     }
+
+    /// A connection started or closed: keeps the acceptor's count of open connections.
+    static let connectionNotify: MHD_NotifyConnectionCallback = { core, connection, _, event in
+        guard let core, let connection else { return }
+        let acceptor = Unmanaged<MicroHTTPDCore>.fromOpaque(core).takeUnretainedValue().acceptor
+        switch event {
+        case .CONNECTION_NOTIFY_STARTED:
+            acceptor.connectionStarted(descriptor: CMicroHTTPDShim_connection_fd(connection))
+        case .CONNECTION_NOTIFY_CLOSED:
+            acceptor.connectionClosed()
+        default:
+            break
+        }
+    }
 }

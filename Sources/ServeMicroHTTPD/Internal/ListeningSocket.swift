@@ -1,26 +1,25 @@
+import CMicroHTTPD
 import Foundation
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// A TCP socket bound to the configured address and listening, made before libmicrohttpd starts so that a failure
-/// is reported with its own `errno` (libmicrohttpd only says that it failed).
+/// A TCP socket bound to the configured address and listening. The transport makes it and accepts on it itself (see
+/// `Acceptor`), so that a failure is reported with its own `errno` and accepting can stop at shutdown without
+/// libmicrohttpd's quiesce call.
 struct ListeningSocket {
-    /// The descriptor; libmicrohttpd owns it once its daemon has started.
+    /// The descriptor, closed by `Acceptor` when it stops (or by `close()` when the server fails to start).
     let descriptor: Int32
     /// The port it listens on (the chosen one when the configuration asked for `0`).
     let port: UInt16
-    /// Whether it is an IPv6 socket.
-    let isIPv6: Bool
-    /// The socket's identity (device and inode), to tell whether `descriptor` still refers to it.
-    private let identity: (dev_t, ino_t)
 
     /// Binds and listens on `address` (an IPv4 or IPv6 literal) and `port`, with `SO_REUSEADDR` so that connections
     /// of an earlier server in `TIME_WAIT` do not block the port.
     init(address: String, port: UInt16) throws(MicroHTTPDServerError) {
         var storage = sockaddr_storage()
         let length: socklen_t
+        let isIPv6: Bool
         var ipv4 = in_addr()
         var ipv6 = in6_addr()
         if inet_pton(AF_INET, address, &ipv4) == 1 {
@@ -51,7 +50,7 @@ struct ListeningSocket {
             isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw Self.failure("socket") }
         var succeeded = false
-        defer { if !succeeded { close(descriptor) } }
+        defer { if !succeeded { Glibc.close(descriptor) } }
 
         var one: Int32 = 1
         guard setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
@@ -83,22 +82,14 @@ struct ListeningSocket {
         // sin_port and sin6_port sit at the same offset, right after the family.
         let boundPort = withUnsafeBytes(of: boundAddress) { $0.load(fromByteOffset: 2, as: UInt16.self) }
 
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw Self.failure("fstat") }
-
         self.descriptor = descriptor
         self.port = UInt16(bigEndian: boundPort)
-        self.identity = (status.st_dev, status.st_ino)
         succeeded = true
     }
 
-    /// Closes the socket if `descriptor` still refers to it: after libmicrohttpd failed to start, which closes the
-    /// socket on some of its failure paths and not on others. Comparing the identity keeps this from closing a
-    /// descriptor that another thread opened under the same number in between.
-    func closeIfStillOpen() {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_dev == identity.0, status.st_ino == identity.1 else { return }
-        close(descriptor)
+    /// Closes the socket.
+    func close() {
+        _ = Glibc.close(descriptor)
     }
 
     private static func failure(_ call: String, code: Int32 = errno) -> MicroHTTPDServerError {

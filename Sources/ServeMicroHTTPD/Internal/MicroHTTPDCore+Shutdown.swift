@@ -37,14 +37,9 @@ extension MicroHTTPDCore {
         stopDaemon()
     }
 
-    /// Takes the listening socket out of every worker's epoll set and shuts it down, so that new connections are
-    /// refused at once (closing it must wait until the daemon's threads are gone).
+    /// Stops accepting and closes the listening socket, so that new connections are refused at once.
     private func quiesce() {
-        guard let daemon = state.withLock({ $0.daemon }) else { return }
-        let socket = MHD_quiesce_daemon(daemon)
-        guard socket >= 0 else { return }
-        _ = Glibc.shutdown(socket, Int32(SHUT_RDWR))
-        state.withLock { $0.quiescedSocket = socket }
+        acceptor.stop()
     }
 
     private func waitForRequestsInFlight(upTo grace: TimeInterval) async {
@@ -69,25 +64,21 @@ extension MicroHTTPDCore {
         timer.cancel()
     }
 
-    /// Answers every request whose handler still runs with a 503 and resumes its connection, then stops the daemon,
-    /// closes the listening socket and wakes the waiting shutdown calls.
+    /// Answers every request whose handler still runs with a 503 and resumes its connection, then stops the daemon
+    /// and wakes the waiting shutdown calls.
     private func stopDaemon() {
-        let (daemon, socket) = state.withLock { state in
+        let daemon = state.withLock { state in
             for connection in state.machine.stopping() {
                 MHD_resume_connection(connection)
             }
-            return (state.daemon, state.quiescedSocket)
+            return state.daemon
         }
         if let daemon {
             MHD_stop_daemon(daemon)
         }
-        if let socket {
-            close(socket)
-        }
         let waiters = state.withLock { state in
             state.machine.stopped()
             state.daemon = nil
-            state.quiescedSocket = nil
             defer { state.stopWaiters.removeAll() }
             return state.stopWaiters
         }

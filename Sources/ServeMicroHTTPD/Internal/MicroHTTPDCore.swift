@@ -7,8 +7,6 @@ import NukeServe
 struct CoreState {
     var machine = TransportStateMachine<OpaquePointer>()
     var daemon: OpaquePointer?
-    /// The listening socket returned by `MHD_quiesce_daemon`, closed after `MHD_stop_daemon`.
-    var quiescedSocket: Int32?
     /// The draining shutdown, waiting for no requests in flight or the end of the grace period.
     var drainWaiter: CheckedContinuation<Void, Never>?
     var graceExpired = false
@@ -26,11 +24,14 @@ struct CoreState {
 final class MicroHTTPDCore: Sendable {
     let handler: any ServeHandler
     let maximumHeadBytes: Int
+    /// Accepts the connections and hands them to the daemon; told when each starts and closes.
+    let acceptor: Acceptor
     let state = LockedState(CoreState())
 
-    init(handler: any ServeHandler, maximumHeadBytes: Int) {
+    init(handler: any ServeHandler, maximumHeadBytes: Int, acceptor: Acceptor) {
         self.handler = handler
         self.maximumHeadBytes = maximumHeadBytes
+        self.acceptor = acceptor
     }
 
     /// A request line was read: counts the request in flight and makes its record.

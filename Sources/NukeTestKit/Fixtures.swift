@@ -29,4 +29,26 @@ public enum Fixtures {
             preconditionFailure("Fixtures.solidImage: invalid size \(width)×\(height): \(error)")
         }
     }
+
+    /// An opaque photo-like image of `width` × `height` pixels: smooth gradients with some texture, for codec and
+    /// resampling tests where a flat colour would hide errors.
+    ///
+    /// - Precondition: The size is valid for `PlatformImage`.
+    public static func photoLikeImage(width: Int, height: Int) -> PlatformImage {
+        var rgba = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let offset = (y * width + x) * 4
+                let wave = (sin(Double(x) / 9) + cos(Double(y) / 7)) * 30
+                rgba[offset] = UInt8(clamping: Int(Double(x * 200 / max(1, width)) + wave + 20))
+                rgba[offset + 1] = UInt8(clamping: Int(Double(y * 200 / max(1, height)) - wave + 30))
+                rgba[offset + 2] = UInt8(clamping: Int(120 + wave))
+            }
+        }
+        guard var image = try? PlatformImage(width: width, height: height, rgba: rgba) else {
+            preconditionFailure("photoLikeImage: \(width)×\(height) is not a valid image size")
+        }
+        image.isOpaque = true
+        return image
+    }
 }

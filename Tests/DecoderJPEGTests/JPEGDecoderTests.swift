@@ -82,7 +82,7 @@ struct JPEGDecoderTests {
 struct JPEGThumbnailTests {
     /// A 400×300 photo-like JPEG.
     static func photo() throws -> Data {
-        try #require(ImageEncoders.JPEG(quality: 0.9).encode(try photoLikeImage(width: 400, height: 300)))
+        try #require(ImageEncoders.JPEG(quality: 0.9).encode(Fixtures.photoLikeImage(width: 400, height: 300)))
     }
 
     @Test(

@@ -9,7 +9,7 @@ struct JPEGEncoderTests {
     @Test("round-trips a photo-like image above 35 dB at quality 0.9", arguments: [false, true])
     func roundTrip(progressive: Bool) throws {
         // Given
-        let image = try photoLikeImage(width: 160, height: 120)
+        let image = Fixtures.photoLikeImage(width: 160, height: 120)
 
         // When
         let data = try #require(ImageEncoders.JPEG(quality: 0.9, isProgressive: progressive).encode(image))
@@ -23,7 +23,7 @@ struct JPEGEncoderTests {
 
     @Test("lower quality makes smaller files")
     func quality() throws {
-        let image = try photoLikeImage(width: 160, height: 120)
+        let image = Fixtures.photoLikeImage(width: 160, height: 120)
         let small = try #require(ImageEncoders.JPEG(quality: 0.2).encode(image))
         let large = try #require(ImageEncoders.JPEG(quality: 0.95).encode(image))
         #expect(small.count < large.count)

@@ -57,7 +57,7 @@ struct JPEGProgressiveTests {
     @Test("previews follow the thumbnail and the orientation of the final image")
     func previewThumbnail() throws {
         // Given a progressive 400×300 file, asked for a 100 px thumbnail
-        let image = try photoLikeImage(width: 400, height: 300)
+        let image = Fixtures.photoLikeImage(width: 400, height: 300)
         let data = try #require(ImageEncoders.JPEG(quality: 0.9, isProgressive: true).encode(image))
         let decoder = try #require(ImageDecoders.JPEG(context: context(data, thumbnail: .init(maxPixelSize: 100))))
 

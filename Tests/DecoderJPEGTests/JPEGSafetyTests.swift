@@ -27,7 +27,7 @@ struct JPEGSafetyTests {
     @Test("data cut inside the image throws truncatedData")
     func truncated() throws {
         // Given a file cut in the middle of its (single) scan
-        let image = try photoLikeImage(width: 160, height: 120)
+        let image = Fixtures.photoLikeImage(width: 160, height: 120)
         let data = try #require(ImageEncoders.JPEG(quality: 0.9).encode(image))
 
         // Then

@@ -33,23 +33,6 @@ enum Quadrants {
     }
 }
 
-/// An opaque photo-like test image: smooth gradients with some texture.
-func photoLikeImage(width: Int, height: Int) throws -> PlatformImage {
-    var rgba = [UInt8](repeating: 255, count: width * height * 4)
-    for y in 0..<height {
-        for x in 0..<width {
-            let offset = (y * width + x) * 4
-            let wave = (sin(Double(x) / 9) + cos(Double(y) / 7)) * 30
-            rgba[offset] = UInt8(clamping: Int(Double(x * 200 / max(1, width)) + wave + 20))
-            rgba[offset + 1] = UInt8(clamping: Int(Double(y * 200 / max(1, height)) - wave + 30))
-            rgba[offset + 2] = UInt8(clamping: Int(120 + wave))
-        }
-    }
-    var image = try PlatformImage(width: width, height: height, rgba: rgba)
-    image.isOpaque = true
-    return image
-}
-
 /// A decoding context for `data` with an optional thumbnail.
 func context(_ data: Data, thumbnail: ImageRequest.ThumbnailOptions? = nil) -> ImageDecodingContext {
     var request = ImageRequest(url: URL(fileURLWithPath: "/tmp/image"))

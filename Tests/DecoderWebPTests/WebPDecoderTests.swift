@@ -57,7 +57,7 @@ struct WebPDecoderTests {
     @Test("a thumbnail is decoded at exactly its size with libwebp's scaler")
     func thumbnail() throws {
         // Given a 400×300 image
-        let source = try photoLikeImage(width: 400, height: 300)
+        let source = Fixtures.photoLikeImage(width: 400, height: 300)
         let data = try #require(ImageEncoders.WebP(quality: 0.9).encode(source))
         let decoder = try #require(ImageDecoders.WebP(context: context(data, thumbnail: .init(maxPixelSize: 100))))
 

@@ -8,7 +8,7 @@ import Testing
 struct WebPEncoderTests {
     @Test("lossy round trip stays above 30 dB")
     func lossy() throws {
-        let image = try photoLikeImage(width: 160, height: 120)
+        let image = Fixtures.photoLikeImage(width: 160, height: 120)
 
         let data = try #require(ImageEncoders.WebP(quality: 0.9).encode(image))
         let decoded = try ImageDecoders.WebP().decode(data).image
@@ -20,7 +20,7 @@ struct WebPEncoderTests {
 
     @Test("lossless round trip is exact for opaque images and within one level with alpha")
     func lossless() throws {
-        let opaque = try photoLikeImage(width: 50, height: 30)
+        let opaque = Fixtures.photoLikeImage(width: 50, height: 30)
         let alpha = try alphaSource()
 
         let opaqueData = try #require(ImageEncoders.WebP(lossless: true).encode(opaque))

@@ -9,7 +9,7 @@ struct WebPProgressiveTests {
     @Test("partial data yields previews with more rows each time", arguments: [false, true])
     func previews(lossless: Bool) throws {
         // Given a 256×192 file delivered in 10 chunks to one decoder
-        let source = try photoLikeImage(width: 256, height: 192)
+        let source = Fixtures.photoLikeImage(width: 256, height: 192)
         let data = try #require(ImageEncoders.WebP(quality: 0.9, lossless: lossless).encode(source))
         let decoder = try #require(ImageDecoders.WebP(context: context(data)))
         let chunk = max(1, data.count / 10)
@@ -39,7 +39,7 @@ struct WebPProgressiveTests {
 
     @Test("previews follow the thumbnail size")
     func previewThumbnail() throws {
-        let data = try #require(ImageEncoders.WebP(quality: 0.9).encode(try photoLikeImage(width: 400, height: 300)))
+        let data = try #require(ImageEncoders.WebP(quality: 0.9).encode(Fixtures.photoLikeImage(width: 400, height: 300)))
         let decoder = try #require(ImageDecoders.WebP(context: context(data, thumbnail: .init(maxPixelSize: 100))))
 
         let preview = try #require(decoder.decodePartiallyDownloadedData(data.prefix(data.count * 3 / 4)))

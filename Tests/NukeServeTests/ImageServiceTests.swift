@@ -46,6 +46,8 @@ import Testing
     final class Fixture: Sendable {
         let origin: LoopbackHTTPServer
         let service: ImageService
+        /// The thumbnail of every decode the pipeline asked for, in order.
+        let decodedThumbnails: LockedValueBox<[ImageRequest.ThumbnailOptions?]>
 
         init(
             routes: [String: LoopbackHTTPServer.Route] = [:],
@@ -63,12 +65,17 @@ import Testing
             ImageDecoders.JPEG.register(in: registry)
             ImageDecoders.WebP.register(in: registry)
             ImageDecoders.GIF.register(in: registry)
+            let decodedThumbnails = LockedValueBox<[ImageRequest.ThumbnailOptions?]>([])
+            self.decodedThumbnails = decodedThumbnails
             var loader = CurlDataLoader.Configuration()
             loader.allowsConnection = connectionFilter?.allows
             let pipeline = ImagePipeline {
                 $0.dataLoader = CurlDataLoader(configuration: loader)
                 $0.imageCache = ImageCache()
-                $0.makeImageDecoder = { registry.decoder(for: $0) }
+                $0.makeImageDecoder = { context in
+                    decodedThumbnails.withLock { $0.append(context.request.thumbnail) }
+                    return registry.decoder(for: context)
+                }
             }
             var configuration = ImageService.Configuration(encoders: [
                 .png: { _ in ImageEncoders.PNG(isFast: true) },
@@ -125,6 +132,43 @@ import Testing
         #expect(eastImage.pixel(x: 95, y: 50)?.b == 255)
         #expect((fitImage.width, fitImage.height) == (100, 75))
         #expect(fitImage.pixel(x: 10, y: 10)?.r == 255 && fitImage.pixel(x: 90, y: 10)?.b == 255)
+    }
+
+    @Test func aShrunkJPEGIsDecodedAtAReducedSizeToTheSameResult() async throws {
+        // Given a 1600×1200 photo as a JPEG
+        let photo = try #require(ImageEncoders.JPEG(quality: 0.95).encode(Fixtures.photoLikeImage(width: 1600, height: 1200)))
+        let fixture = try Fixture(routes: ["/photo.jpg": .data(photo, headers: ["Content-Type": "image/jpeg"])])
+        let full = try Self.decode(photo)
+
+        for (options, size) in [
+            ("rs:fit:300:0", (300, 225)), ("rs:fill:200:200/g:we", (200, 200)), ("rs:fill-down:0:150", (200, 150)),
+            ("rs:fit:150:150/dpr:2", (300, 225)),
+        ] {
+            // When the service shrinks it
+            let response = await fixture.get(fixture.path(options + "/q:95", "photo.jpg") + "@png")
+            #expect(response.status == 200, "\(options)")
+            let image = try Self.decode(response.body)
+
+            // Then the decoder was asked for the scaled size, and the result is the one of a full-size decode
+            let processor = ServeProcessor(options: try ProcessingURL(path: fixture.path(options, "photo.jpg")).options)
+            #expect(fixture.decodedThumbnails.withLock { $0.last } == processor.decodingThumbnail, "\(options)")
+            #expect(processor.decodingThumbnail != nil, "\(options)")
+            #expect((image.width, image.height) == size, "\(options)")
+            let expected = try processor.processed(full)
+            #expect((ImageComparison.psnr(image, expected) ?? 0) > 32, "\(options)")
+        }
+    }
+
+    @Test(arguments: [
+        ("rs:fit:300:200", ImageRequest.ThumbnailOptions(size: CGSize(width: 300, height: 200), unit: .pixels, contentMode: .aspectFit)),
+        ("rs:fill:300:200/dpr:2", ImageRequest.ThumbnailOptions(size: CGSize(width: 600, height: 400), unit: .pixels, contentMode: .aspectFill)),
+        ("rs:fill:0:200", ImageRequest.ThumbnailOptions(size: CGSize(width: 1e9, height: 200), unit: .pixels, contentMode: .aspectFit)),
+        ("w:300", ImageRequest.ThumbnailOptions(size: CGSize(width: 300, height: 1e9), unit: .pixels, contentMode: .aspectFit)),
+        ("rs:force:300:200", nil), ("rs:auto:300:200", nil), ("dpr:2", nil), ("bl:3", nil),
+    ])
+    func theDecodingThumbnailOfOptions(_ options: String, _ thumbnail: ImageRequest.ThumbnailOptions?) throws {
+        let url = try ProcessingURL(path: "/unsafe/\(options)/plain/http://127.0.0.1/a.png")
+        #expect(ServeProcessor(options: url.options).decodingThumbnail == thumbnail)
     }
 
     @Test func theFormatComesFromTheURLElseFromAccept() async throws {

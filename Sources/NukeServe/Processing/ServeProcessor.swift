@@ -27,6 +27,32 @@ public struct ServeProcessor: ImageProcessing, Hashable, CustomStringConvertible
             && !options.circle && (options.roundedCornerRadius ?? 0) == 0
     }
 
+    /// The thumbnail to ask the decoder for, so that it decodes at a reduced size (JPEG's 1/2, 1/4 and 1/8 DCT
+    /// scaling, WebP's scaler, SVG at its size) what ``processed(_:)`` would shrink anyway; `nil` when that can't be
+    /// told before the source's size is known.
+    ///
+    /// It asks for the size the plan scales to: `fit` fits the image in the asked size (times `dpr`), `fill` and
+    /// `fill-down` cover it, and a side of `0` follows the other. The decoded image then has that size (within a
+    /// pixel of rounding: the decoder measures the reduced image, as imgproxy's shrink-on-load does), so the plan
+    /// computed from it only crops; thumbnails never enlarge. `auto`, whose choice between fit and fill depends on
+    /// the source's orientation, and `force`, which scales each side by its own factor, get `nil`, as do options
+    /// without a size.
+    public var decodingThumbnail: ImageRequest.ThumbnailOptions? {
+        guard options.width > 0 || options.height > 0 else { return nil }
+        let contentMode: ImageProcessingOptions.ContentMode
+        switch options.resizingType {
+        case .fit: contentMode = .aspectFit
+        case .fill, .fillDown: contentMode = options.width > 0 && options.height > 0 ? .aspectFill : .aspectFit
+        case .force, .auto: return nil
+        }
+        // A side of 0 follows the other: a side too large to bind (the fit takes the other one's factor).
+        let unbounded = 1e9
+        let width = options.width > 0 ? Double(options.width) * options.dpr : unbounded
+        let height = options.height > 0 ? Double(options.height) * options.dpr : unbounded
+        return ImageRequest.ThumbnailOptions(
+            size: CGSize(width: width, height: height), unit: .pixels, contentMode: contentMode)
+    }
+
     public var identifier: String {
         "com.github.kean/nuke/serve?" + options.canonicalDescription
     }

@@ -188,7 +188,8 @@ public final class ImageService: ServeHandler {
             case let .remote(url): url
             case let .local(file): file
             }
-        let request = ImageRequest(url: sourceURL, processors: processor.isIdentity ? [] : [processor])
+        var request = ImageRequest(url: sourceURL, processors: processor.isIdentity ? [] : [processor])
+        request.thumbnail = processor.decodingThumbnail
         let response: ImageResponse
         switch await load(request, source: url.source) {
         case let .success(value): response = value

@@ -10,7 +10,8 @@ struct JPEGDCScanTests {
     /// A progressive 400×300 photo-like file (libjpeg's default progression: DC scans, then AC bands).
     static func progressivePhoto() throws -> Data {
         try #require(
-            ImageEncoders.JPEG(quality: 0.9, isProgressive: true).encode(Fixtures.photoLikeImage(width: 400, height: 300)))
+            ImageEncoders.JPEG(quality: 0.9, isProgressive: true).encode(
+                Fixtures.photoLikeImage(width: 400, height: 300)))
     }
 
     @Test("skipping the unused scans gives exactly the pixels of the full 1/8 decode", arguments: [0, 1])

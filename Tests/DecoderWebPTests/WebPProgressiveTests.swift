@@ -39,7 +39,8 @@ struct WebPProgressiveTests {
 
     @Test("previews follow the thumbnail size")
     func previewThumbnail() throws {
-        let data = try #require(ImageEncoders.WebP(quality: 0.9).encode(Fixtures.photoLikeImage(width: 400, height: 300)))
+        let data = try #require(
+            ImageEncoders.WebP(quality: 0.9).encode(Fixtures.photoLikeImage(width: 400, height: 300)))
         let decoder = try #require(ImageDecoders.WebP(context: context(data, thumbnail: .init(maxPixelSize: 100))))
 
         let preview = try #require(decoder.decodePartiallyDownloadedData(data.prefix(data.count * 3 / 4)))

@@ -136,7 +136,8 @@ import Testing
 
     @Test func aShrunkJPEGIsDecodedAtAReducedSizeToTheSameResult() async throws {
         // Given a 1600×1200 photo as a JPEG
-        let photo = try #require(ImageEncoders.JPEG(quality: 0.95).encode(Fixtures.photoLikeImage(width: 1600, height: 1200)))
+        let photo = try #require(
+            ImageEncoders.JPEG(quality: 0.95).encode(Fixtures.photoLikeImage(width: 1600, height: 1200)))
         let fixture = try Fixture(routes: ["/photo.jpg": .data(photo, headers: ["Content-Type": "image/jpeg"])])
         let full = try Self.decode(photo)
 
@@ -160,10 +161,23 @@ import Testing
     }
 
     @Test(arguments: [
-        ("rs:fit:300:200", ImageRequest.ThumbnailOptions(size: CGSize(width: 300, height: 200), unit: .pixels, contentMode: .aspectFit)),
-        ("rs:fill:300:200/dpr:2", ImageRequest.ThumbnailOptions(size: CGSize(width: 600, height: 400), unit: .pixels, contentMode: .aspectFill)),
-        ("rs:fill:0:200", ImageRequest.ThumbnailOptions(size: CGSize(width: 1e9, height: 200), unit: .pixels, contentMode: .aspectFit)),
-        ("w:300", ImageRequest.ThumbnailOptions(size: CGSize(width: 300, height: 1e9), unit: .pixels, contentMode: .aspectFit)),
+        (
+            "rs:fit:300:200",
+            ImageRequest.ThumbnailOptions(size: CGSize(width: 300, height: 200), unit: .pixels, contentMode: .aspectFit)
+        ),
+        (
+            "rs:fill:300:200/dpr:2",
+            ImageRequest.ThumbnailOptions(
+                size: CGSize(width: 600, height: 400), unit: .pixels, contentMode: .aspectFill)
+        ),
+        (
+            "rs:fill:0:200",
+            ImageRequest.ThumbnailOptions(size: CGSize(width: 1e9, height: 200), unit: .pixels, contentMode: .aspectFit)
+        ),
+        (
+            "w:300",
+            ImageRequest.ThumbnailOptions(size: CGSize(width: 300, height: 1e9), unit: .pixels, contentMode: .aspectFit)
+        ),
         ("rs:force:300:200", nil), ("rs:auto:300:200", nil), ("dpr:2", nil), ("bl:3", nil),
     ])
     func theDecodingThumbnailOfOptions(_ options: String, _ thumbnail: ImageRequest.ThumbnailOptions?) throws {

@@ -263,6 +263,42 @@ struct ServeCommandTests {
         #expect(metrics.contains("nuke_serve_result_cache_hits_total{tier=\"store\"} 1\n"))
     }
 
+    @Test func theMemoryCacheHoldsResultsAndSourcesAndZeroHoldsNothing() async throws {
+        // Given one instance with the default memory tiers and one with none
+        let nginx = try await Self.origin()
+        let cached = try await ServeProcess(["--allow-source-addresses", "127.0.0.1"])
+        let uncached = try await ServeProcess(["--allow-source-addresses", "127.0.0.1", "--memory-cache", "0"])
+        let source = nginx.url("photo.png").absoluteString
+
+        // When each is asked twice for one result, then for another result of the same source
+        var bodies: [[Data]] = []
+        var metrics: [String] = []
+        for serve in [cached, uncached] {
+            var served: [Data] = []
+            for options in ["w:120", "w:120", "w:90"] {
+                let response = try await CurlClient.get(serve.url("/unsafe/\(options)/plain/" + source))
+                #expect(response.status == 200)
+                served.append(response.body)
+            }
+            bodies.append(served)
+            metrics.append(String(decoding: try await CurlClient.get(serve.url("/metrics")).body, as: UTF8.self))
+            #expect(try await serve.stop() == 0)
+        }
+        await nginx.stopped()
+
+        // Then the default serves the repeat from memory and has the source in memory for the other result (only
+        // revalidated: the origin sends no caching headers, and sources follow them); with 0 every request makes its
+        // result from a new download. The bytes are the same.
+        #expect(bodies[0] == bodies[1])
+        #expect(metrics[0].contains("nuke_serve_result_cache_hits_total{tier=\"memory\"} 1\n"), "\(metrics[0])")
+        #expect(metrics[0].contains("nuke_serve_pipeline_events_total{event=\"revalidations\"} 1\n"))
+        #expect(metrics[1].contains("nuke_serve_result_cache_hits_total{tier=\"memory\"} 0\n"), "\(metrics[1])")
+        #expect(metrics[1].contains("nuke_serve_pipeline_events_total{event=\"data_loads\"} 3\n"))
+        #expect(metrics[1].contains("nuke_serve_pipeline_events_total{event=\"revalidations\"} 0\n"))
+        let statuses = try nginx.accessLog().filter { $0.uri == "/photo.png" }.map(\.status)
+        #expect(statuses == [200, 304, 200, 200, 200])
+    }
+
     @Test func sigtermDuringASlowDownloadFinishesItAndExitsZero() async throws {
         let slow = try LoopbackHTTPServer(routes: [
             "/slow.png": .chunked(

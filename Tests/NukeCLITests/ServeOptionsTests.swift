@@ -20,6 +20,8 @@ import Testing
         #expect(options.timeout == 10 && options.signatureSize == 32)
         #expect(
             options.processingTimeout == 10 && options.maximumAnimationFrames == 1 && options.maximumRedirects == 10)
+        #expect(options.memoryCacheMegabytes == 256)
+        #expect(options.memoryTiers == (results: 128 << 20, images: 64 << 20, sources: 64 << 20))
     }
 
     @Test func everyOptionReadsItsVariableAndTheCommandLineWins() throws {
@@ -32,7 +34,7 @@ import Testing
             "NUKE_SERVE_MAX_SOURCE_BYTES": "1000", "NUKE_SERVE_MAX_SOURCE_PIXELS": "2000", "NUKE_SERVE_WORKERS": "3",
             "NUKE_SERVE_QUEUE": "4", "NUKE_SERVE_TTL": "60", "NUKE_SERVE_GRACE": "5", "NUKE_SERVE_TIMEOUT": "7",
             "NUKE_SERVE_SIGNATURE_SIZE": "8", "NUKE_SERVE_PROCESSING_TIMEOUT": "9",
-            "NUKE_SERVE_MAX_ANIMATION_FRAMES": "50", "NUKE_SERVE_MAX_REDIRECTS": "3",
+            "NUKE_SERVE_MAX_ANIMATION_FRAMES": "50", "NUKE_SERVE_MAX_REDIRECTS": "3", "NUKE_SERVE_MEMORY_CACHE": "0",
         ]
 
         let fromEnvironment = try Self.parse([], environment: environment)
@@ -57,6 +59,7 @@ import Testing
         #expect(fromEnvironment.timeout == 7 && fromEnvironment.signatureSize == 8)
         #expect(fromEnvironment.processingTimeout == 9 && fromEnvironment.maximumAnimationFrames == 50)
         #expect(fromEnvironment.maximumRedirects == 3)
+        #expect(fromEnvironment.memoryCacheMegabytes == 0 && fromEnvironment.memoryTiers == (0, 0, 0))
         #expect(overridden.port == 9001 && overridden.workers == 7)
         #expect(overridden.keyPairs.map(\.key) == [[0xaa]])
         #expect(overridden.allowedSources == ["https://c.example/"])

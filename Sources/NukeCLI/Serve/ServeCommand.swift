@@ -14,7 +14,7 @@ enum ServeCommand {
                           [--cache-dir DIR] [--redis URL] [--max-source-bytes N] [--max-source-pixels N]
                           [--max-animation-frames N] [--max-redirects N] [--workers N] [--queue N] [--ttl SECONDS]
                           [--grace SECONDS] [--timeout SECONDS] [--processing-timeout SECONDS]
-                          [--signature-size N]
+                          [--memory-cache MB] [--signature-size N]
 
         Answers GET and HEAD requests in imgproxy's URL format:
           /SIGNATURE/OPTIONS/plain/PERCENT-ENCODED-SOURCE[@EXT]
@@ -47,6 +47,9 @@ enum ServeCommand {
                                                                         NUKE_SERVE_ALLOWED_SOURCES
           --local-root DIR           Serve local:///PATH sources from DIR (no .. or symlink escape).
                                                                         NUKE_SERVE_LOCAL_ROOT
+          --memory-cache MB          Memory for the in-memory tiers (default 256): encoded results get half,
+                                     processed images and sources a quarter each; 0 keeps nothing in memory.
+                                                                        NUKE_SERVE_MEMORY_CACHE
           --cache-dir DIR            Keep sources (following the origin's caching headers) and results on disk in DIR.
                                                                         NUKE_SERVE_CACHE_DIR
           --redis URL                Share sources and results through Redis (with --cache-dir: the directory first).
@@ -151,9 +154,12 @@ struct ServeRun {
             }
         }
         let redis = try options.redisURL.map(PipelineFactory.openRedis)
-        // Sources in memory first (256 MB), then on disk, then in Redis: results made from the same source load it once.
-        let tiers: [(any DataCaching)?] = [MemoryDataCache(costLimit: 256 << 20), disk, redis]
-        let dataCache = TieredDataCache(tiers.compactMap { $0 })
+        // Sources in memory first, then on disk, then in Redis: results made from the same source load it once.
+        let memory = options.memoryTiers
+        let sourcesInMemory = memory.sources > 0 ? MemoryDataCache(costLimit: memory.sources) : nil
+        let tiers: [(any DataCaching)?] = [sourcesInMemory, disk, redis]
+        let present = tiers.compactMap { $0 }
+        let dataCache: (any DataCaching)? = present.isEmpty ? nil : TieredDataCache(present)
 
         var loader = CurlDataLoader.Configuration()
         let addresses = policy.addresses
@@ -166,7 +172,8 @@ struct ServeRun {
         loader.maximumRedirects = policy.allowedPrefixes.isEmpty ? options.maximumRedirects : 0
         let registry = Self.registry(maximumPixelCount: options.maximumSourcePixels)
         var configuration = ImagePipeline.Configuration(
-            dataLoader: CurlDataLoader(configuration: loader), imageCache: ImageCache(costLimit: 256 << 20))
+            dataLoader: CurlDataLoader(configuration: loader),
+            imageCache: memory.images > 0 ? ImageCache(costLimit: memory.images) : nil)
         configuration.dataCache = dataCache
         // Sources follow the origin's caching headers: a changed image is fetched again once stale.
         configuration.httpCachePolicy = .followHeaders
@@ -189,6 +196,7 @@ struct ServeRun {
         // itself), so another instance sharing them serves a result with no load, decode or encode.
         let shared: [any DataCaching] = ([disk, redis] as [(any DataCaching)?]).compactMap { $0 }
         if !shared.isEmpty { service.resultDataCache = shared.count == 1 ? shared[0] : TieredDataCache(shared) }
+        service.resultCacheCostLimit = memory.results
         service.workers = options.workers
         service.queueLimit = options.queue
         service.timeToLive = options.timeToLive

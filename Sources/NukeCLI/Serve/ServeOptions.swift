@@ -24,13 +24,16 @@ struct ServeOptions {
     var maximumAnimationFrames = 1
     var maximumRedirects = 10
     var signatureSize = 32
+    /// Megabytes of memory for the three memory tiers together: encoded results (half), processed images and
+    /// sources (a quarter each). 0 keeps nothing in memory.
+    var memoryCacheMegabytes = 256
 
     static let flags: Set<String> = ["--allow-private-sources"]
     static let options: Set<String> = [
         "--port", "--bind", "--key", "--salt", "--allow-source-addresses", "--allowed-sources", "--local-root",
         "--cache-dir", "--redis", "--max-source-bytes", "--max-source-pixels", "--workers", "--queue", "--ttl",
         "--grace", "--timeout", "--processing-timeout", "--max-animation-frames", "--max-redirects",
-        "--signature-size",
+        "--signature-size", "--memory-cache",
     ]
 
     /// The environment variable of an option or flag: `--max-source-bytes` → `NUKE_SERVE_MAX_SOURCE_BYTES`.
@@ -107,6 +110,14 @@ struct ServeOptions {
         maximumAnimationFrames = try integer("--max-animation-frames", in: 1...10_000) ?? maximumAnimationFrames
         maximumRedirects = try integer("--max-redirects", in: 0...50) ?? maximumRedirects
         signatureSize = try integer("--signature-size", in: 1...32) ?? signatureSize
+        memoryCacheMegabytes = try integer("--memory-cache", in: 0...1_048_576) ?? memoryCacheMegabytes
+    }
+
+    /// The bytes of each memory tier: encoded results get half of ``memoryCacheMegabytes``, processed images and
+    /// sources a quarter each.
+    var memoryTiers: (results: Int, images: Int, sources: Int) {
+        let total = memoryCacheMegabytes << 20
+        return (total / 2, total / 4, total / 4)
     }
 
     static func splitList(_ text: String) -> [String] {

@@ -8,7 +8,9 @@ import Foundation
 ///   ignores) that no earlier request named, so no server has the result or the source cached. Goal ≥ 2× thumbor's
 ///   requests/s and ≥ 1× nginx `image_filter`'s, a p99 latency below both;
 /// - the same with `Accept: image/webp` and `image/avif` against thumbor's auto-format (nginx has none);
-/// - peak RSS (`VmHWM`) of `nuke serve` against thumbor's after all of it. Goal below;
+/// - peak RSS (`VmHWM`) against thumbor's after all of it, of a second `nuke serve` with `--memory-cache 0` that takes
+///   the same uncached load (thumbor keeps nothing in memory either). Goal below. The default instance's, with its
+///   256 MB of memory tiers, is reported beside it;
 /// - `scripts/fleet.sh` fleets of 2 and 1 instances and the lone `nuke serve` on a cached result (`ServeFleet`).
 ///
 /// thumbor runs as one process, as it does by default (`--processes 1`); `nuke serve` uses its default workers
@@ -61,6 +63,10 @@ struct ServeBenchmark {
         let origin = "http://127.0.0.1:\(nginx.originPort)/photo.jpg"
         let nuke = try NukeServeProcess(executable: nukePath, directory: directory.appendingPathComponent("nuke"))
         defer { nuke.process.stop() }
+        let lean = try NukeServeProcess(
+            executable: nukePath, directory: directory.appendingPathComponent("nuke-lean"),
+            arguments: ["--memory-cache", "0"])
+        defer { lean.process.stop() }
         let thumbor: ThumborProcess?
         do {
             thumbor = try ThumborProcess(directory: directory.appendingPathComponent("thumbor"))
@@ -85,6 +91,11 @@ struct ServeBenchmark {
                     "/insecure/rs:fit:300:0/plain/" + Self.percentEncoded("\(origin)?r=\(runID)\(tag)") + "{n}"
                 }, accept: format.accept)
             try Self.check(nukeTarget, mime: format.mime, probe: probe)
+            // The same load on the instance without memory tiers, for the RSS rows (its rates are not reported).
+            var leanTarget = nukeTarget
+            leanTarget.name = "nuke serve --memory-cache 0"
+            leanTarget.base = lean.base
+            try Self.check(leanTarget, mime: format.mime, probe: probe)
             var references: [Target] = []
             if let thumbor {
                 let target = Target(
@@ -109,22 +120,27 @@ struct ServeBenchmark {
                         reason: "thumbor is not installed (scripts/setup.sh --benchmarks)"))
                 continue
             }
-            let results = try await measure([nukeTarget] + references)
+            let results = try await measure([nukeTarget, leanTarget] + references)
             for (index, reference) in references.enumerated() {
                 addRows(
-                    name: "\(Self.uncachedName) \(format.name), c8", ours: results[0], theirs: results[index + 1],
+                    name: "\(Self.uncachedName) \(format.name), c8", ours: results[0], theirs: results[index + 2],
                     reference: reference.name, throughputGoal: .atMost(reference.name == "thumbor" ? 0.5 : 1.0),
                     latencyGoal: .atMost(1.0))
             }
         }
         if let thumbor, context.selected(section) || context.selected(Self.rssName) {
-            let ours = try nuke.process.peakResidentMegabytes()
             let theirs = try thumbor.process.peakResidentMegabytes()
             context.report.add(
                 BenchRow(
-                    section: section, name: Self.rssName, reference: "thumbor (1 process)", unit: "MB",
-                    ours: [ours], theirs: [theirs], goal: .atMost(1.0),
-                    note: "VmHWM of each server process after every row above"))
+                    section: section, name: "\(Self.rssName), --memory-cache 0", reference: "thumbor (1 process)",
+                    unit: "MB", ours: [try lean.process.peakResidentMegabytes()], theirs: [theirs], goal: .atMost(1.0),
+                    note: "VmHWM of each server process after every uncached row; neither keeps images in memory"))
+            context.report.add(
+                BenchRow(
+                    section: section, name: "\(Self.rssName), default --memory-cache 256",
+                    reference: "thumbor (1 process)", unit: "MB", ours: [try nuke.process.peakResidentMegabytes()],
+                    theirs: [theirs], goal: .info,
+                    note: "the default instance's 256 MB of memory tiers fill up with the uncached results"))
         }
         thumbor?.process.stop()
         if context.selected(section) || context.selected(ServeFleet.name) || context.selected(ServeFleet.balancerName) {

@@ -5,13 +5,15 @@ import NukeTestKit
     import Glibc
 #endif
 
-/// `nuke serve --port 0 --allow-source-addresses 127.0.0.1 --cache-dir DIR` (its defaults otherwise: a worker per
-/// core, results and sources in memory and on disk), its port read from the `listening on` line of its output.
+/// `nuke serve --port 0 --allow-source-addresses 127.0.0.1 --cache-dir DIR` and the given arguments (its defaults
+/// otherwise: a worker per core, results and sources in memory and on disk), its port read from the `listening on`
+/// line of its output.
 final class NukeServeProcess {
     let process: ServeProcess
     let base: String
 
-    init(executable: String, directory: URL) throws {
+    /// Starts `nuke serve` with its cache directory in `directory`, plus `arguments`.
+    init(executable: String, directory: URL, arguments: [String] = []) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let log = directory.appendingPathComponent("serve.log")
         process = try ServeProcess(
@@ -19,7 +21,7 @@ final class NukeServeProcess {
             arguments: [
                 "serve", "--port", "0", "--allow-source-addresses", "127.0.0.1", "--cache-dir",
                 directory.appendingPathComponent("cache").path,
-            ],
+            ] + arguments,
             log: log)
         let deadline = Date().addingTimeInterval(30)
         var found: String?

@@ -263,6 +263,51 @@ struct ServeCommandTests {
         #expect(metrics.contains("nuke_serve_result_cache_hits_total{tier=\"store\"} 1\n"))
     }
 
+    @Test(.enabled(if: RedisServer.unavailableReason == nil, Comment(rawValue: RedisServer.unavailableReason ?? "")))
+    func severalRedisServersSplitTheResultsAndAnotherInstanceFindsThem() async throws {
+        // Given two Redis servers, and an instance that shares its results through both
+        let nginx = try await Self.origin()
+        let servers = [try RedisServer(), try RedisServer()]
+        defer { servers.forEach { $0.stop() } }
+        let arguments = [
+            "--allow-source-addresses", "127.0.0.1", "--redis", servers.map(\.url).joined(separator: ","),
+        ]
+        let paths = (1...12).map { "/unsafe/w:\(40 + $0)/plain/" + nginx.url("photo.png").absoluteString }
+
+        // When it makes twelve results, and a second instance with the same servers is asked for them
+        let first = try await ServeProcess(arguments)
+        for path in paths { #expect(try await CurlClient.get(first.url(path)).status == 200) }
+        #expect(try await first.stop() == 0)  // Flushes the queued writes.
+        let second = try await ServeProcess(arguments)
+        for path in paths { #expect(try await CurlClient.get(second.url(path)).status == 200) }
+        let metrics = String(decoding: try await CurlClient.get(second.url("/metrics")).body, as: UTF8.self)
+        #expect(try await second.stop() == 0)
+        await nginx.stopped()
+
+        // Then each server holds a share of the keys (sources and results), and the second instance made none of
+        // the results
+        for server in servers {
+            let count = try await Self.keyCount(server)
+            #expect(count > 0 && count < 13, "\(count) keys")
+        }
+        #expect(metrics.contains("nuke_serve_result_cache_hits_total{tier=\"store\"} 12\n"), "\(metrics)")
+        #expect(metrics.contains("nuke_serve_pipeline_events_total{event=\"decodes\"} 0\n"))
+    }
+
+    /// The number of keys in `server` (`redis-cli DBSIZE`).
+    static func keyCount(_ server: RedisServer) async throws -> Int {
+        let output = Pipe()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
+        process.arguments = ["-s", server.socketPath, "DBSIZE"]
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return try #require(Int(text), "redis-cli said \(text)")
+    }
+
     @Test func theMemoryCacheHoldsResultsAndSourcesAndZeroHoldsNothing() async throws {
         // Given one instance with the default memory tiers and one with none
         let nginx = try await Self.origin()

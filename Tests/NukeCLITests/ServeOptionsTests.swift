@@ -30,7 +30,8 @@ import Testing
             "NUKE_SERVE_SALT": "01,02", "NUKE_SERVE_ALLOW_PRIVATE_SOURCES": "1",
             "NUKE_SERVE_ALLOW_SOURCE_ADDRESSES": "127.0.0.2/32, 10.1.0.0/16",
             "NUKE_SERVE_ALLOWED_SOURCES": "https://a.example/,https://b.example/", "NUKE_SERVE_LOCAL_ROOT": "/srv",
-            "NUKE_SERVE_CACHE_DIR": "/var/cache/nuke", "NUKE_SERVE_REDIS": "redis://127.0.0.1:6379",
+            "NUKE_SERVE_CACHE_DIR": "/var/cache/nuke",
+            "NUKE_SERVE_REDIS": "redis://127.0.0.1:6379, redis://127.0.0.2:6380",
             "NUKE_SERVE_MAX_SOURCE_BYTES": "1000", "NUKE_SERVE_MAX_SOURCE_PIXELS": "2000", "NUKE_SERVE_WORKERS": "3",
             "NUKE_SERVE_QUEUE": "4", "NUKE_SERVE_TTL": "60", "NUKE_SERVE_GRACE": "5", "NUKE_SERVE_TIMEOUT": "7",
             "NUKE_SERVE_SIGNATURE_SIZE": "8", "NUKE_SERVE_PROCESSING_TIMEOUT": "9",
@@ -52,7 +53,7 @@ import Testing
         #expect(fromEnvironment.allowedSourceAddresses.map(\.description) == ["127.0.0.2/32", "10.1.0.0/16"])
         #expect(fromEnvironment.allowedSources == ["https://a.example/", "https://b.example/"])
         #expect(fromEnvironment.localRoot == "/srv" && fromEnvironment.cacheDirectory == "/var/cache/nuke")
-        #expect(fromEnvironment.redisURL == "redis://127.0.0.1:6379")
+        #expect(fromEnvironment.redisURLs == ["redis://127.0.0.1:6379", "redis://127.0.0.2:6380"])
         #expect(fromEnvironment.maximumSourceBytes == 1000 && fromEnvironment.maximumSourcePixels == 2000)
         #expect(fromEnvironment.workers == 3 && fromEnvironment.queue == 4)
         #expect(fromEnvironment.timeToLive == 60 && fromEnvironment.grace == 5)
@@ -80,6 +81,7 @@ import Testing
             (["--key", "xx", "--salt", "aa"], [:], "--key: the key must be non-empty hex"),
             ([], ["NUKE_SERVE_ALLOW_PRIVATE_SOURCES": "maybe"], "NUKE_SERVE_ALLOW_PRIVATE_SOURCES needs 1 or 0"),
             (["--allow-source-addresses", "127.0.0.2/40"], [:], "--allow-source-addresses needs addresses or CIDR"),
+            ([], ["NUKE_SERVE_REDIS": "redis://a:1,http://b"], "NUKE_SERVE_REDIS: "),
         ] as [([String], [String: String], String)])
     func wrongValuesNameTheirOption(_ arguments: [String], _ environment: [String: String], _ message: String) {
         #expect {

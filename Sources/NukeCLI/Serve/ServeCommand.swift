@@ -11,7 +11,7 @@ enum ServeCommand {
     static let help = """
         USAGE: nuke serve [--port N] [--bind ADDR] [--key HEX --salt HEX]… [--allow-private-sources]
                           [--allow-source-addresses CIDR,…] [--allowed-sources PREFIX,…] [--local-root DIR]
-                          [--cache-dir DIR] [--redis URL] [--max-source-bytes N] [--max-source-pixels N]
+                          [--cache-dir DIR] [--redis URL,…] [--max-source-bytes N] [--max-source-pixels N]
                           [--max-animation-frames N] [--max-redirects N] [--workers N] [--queue N] [--ttl SECONDS]
                           [--grace SECONDS] [--timeout SECONDS] [--processing-timeout SECONDS]
                           [--memory-cache MB] [--signature-size N]
@@ -52,7 +52,9 @@ enum ServeCommand {
                                                                         NUKE_SERVE_MEMORY_CACHE
           --cache-dir DIR            Keep sources (following the origin's caching headers) and results on disk in DIR.
                                                                         NUKE_SERVE_CACHE_DIR
-          --redis URL                Share sources and results through Redis (with --cache-dir: the directory first).
+          --redis URL,…              Share sources and results through Redis (with --cache-dir: the directory first);
+                                     several servers (repeated or comma-separated) split the keys by consistent
+                                     hashing.
                                                                         NUKE_SERVE_REDIS
           --max-source-bytes N       Largest source body (default 52428800): larger is 413.  NUKE_SERVE_MAX_SOURCE_BYTES
           --max-source-pixels N      Largest source image (default 50000000), checked from its header: 422.
@@ -153,7 +155,7 @@ struct ServeRun {
                 throw CommandError("cannot use \(path) as a disk cache: \(error)")
             }
         }
-        let redis = try options.redisURL.map(PipelineFactory.openRedis)
+        let redis = options.redisURLs.isEmpty ? nil : try PipelineFactory.openRedis(urls: options.redisURLs)
         // Sources in memory first, then on disk, then in Redis: results made from the same source load it once.
         let memory = options.memoryTiers
         let sourcesInMemory = memory.sources > 0 ? MemoryDataCache(costLimit: memory.sources) : nil

@@ -1,3 +1,4 @@
+import CacheRedis
 import Foundation
 import NukeServe
 
@@ -12,7 +13,8 @@ struct ServeOptions {
     var allowedSources: [String] = []
     var localRoot: String?
     var cacheDirectory: String?
-    var redisURL: String?
+    /// Redis servers sharing sources and results; several split the keys by consistent hashing.
+    var redisURLs: [String] = []
     var maximumSourceBytes = 50 << 20
     var maximumSourcePixels = 50_000_000
     var workers = ProcessInfo.processInfo.activeProcessorCount
@@ -98,7 +100,12 @@ struct ServeOptions {
         allowedSources = values("--allowed-sources", list: true)?.values ?? []
         localRoot = values("--local-root")?.values.last
         cacheDirectory = values("--cache-dir")?.values.last
-        redisURL = values("--redis")?.values.last
+        if let (given, origin) = values("--redis", list: true) {
+            for url in given {
+                do { _ = try RedisEndpoint(url: url) } catch { throw UsageError("\(origin): \(error)") }
+            }
+            redisURLs = given
+        }
         maximumSourceBytes = try integer("--max-source-bytes", in: 1...Int(Int32.max)) ?? maximumSourceBytes
         maximumSourcePixels = try integer("--max-source-pixels", in: 1...1_000_000_000) ?? maximumSourcePixels
         workers = try integer("--workers", in: 1...1_024) ?? workers

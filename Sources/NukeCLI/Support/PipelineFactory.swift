@@ -51,8 +51,13 @@ enum PipelineFactory {
 
     /// A Redis cache for `url` (reads wait up to 2 s), its warnings printed to standard error.
     static func openRedis(_ url: String) throws -> RedisDataCache {
+        try openRedis(urls: [url])
+    }
+
+    /// The Redis cache over `urls` (at least one), which split the keys by consistent hashing.
+    static func openRedis(urls: [String]) throws -> RedisDataCache {
         do {
-            var configuration = try RedisDataCache.Configuration(url: url)
+            var configuration = try RedisDataCache.Configuration(urls: urls)
             // A batch tool can wait longer than an app's request path for a hit (a read that times out costs a download,
             // which matters more to a tool sharing a fleet's cache than two seconds): 2 s before a read is a miss.
             configuration.readTimeout = 2

@@ -54,7 +54,9 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ "$minutes" -ge 1 ] && [ "$rate" -ge 1 ] || { echo "soak.sh: --minutes and --rate need at least 1" >&2; exit 64; }
-[ "$warmup" -lt "$minutes" ] || { echo "soak.sh: --warmup must be shorter than --minutes" >&2; exit 64; }
+# At least a minute: the descriptors are compared from a sample under load (an idle instance has no connections yet).
+[ "$warmup" -ge 1 ] && [ "$warmup" -lt "$minutes" ] ||
+    { echo "soak.sh: --warmup needs at least 1 and less than --minutes" >&2; exit 64; }
 for tool in wrk python3 curl; do
     command -v "$tool" >/dev/null || { echo "soak.sh: $tool is not installed (scripts/setup.sh --benchmarks)" >&2; exit 1; }
 done
@@ -64,7 +66,9 @@ fleet() {
 }
 
 sampler=""
+load=""
 finish() {
+    if [ -n "$load" ]; then kill "$load" 2>/dev/null || true; fi
     if [ -n "$sampler" ]; then
         touch "$dir/stop"
         wait "$sampler" 2>/dev/null || true
@@ -169,9 +173,13 @@ function done(summary, latency, requests)
     io.write(string.format("requests %d seconds %.1f\n", summary.requests, summary.duration / 1e6))
 end
 EOF
+# In the background, so that a signal to this script runs its trap at once (bash defers traps while it waits for a
+# foreground command) and the trap stops wrk too.
 SOAK_ORIGIN="$origin" SOAK_DELAY_MS="$((connections * 1000 / rate))" \
-    wrk -t 2 -c "$connections" -d "${minutes}m" --timeout 30s -s "$dir/mix.lua" "$balancer" >"$dir/wrk.txt" 2>&1 ||
-    { echo "soak: wrk failed: $(tail -3 "$dir/wrk.txt")" >&2; exit 1; }
+    wrk -t 2 -c "$connections" -d "${minutes}m" --timeout 30s -s "$dir/mix.lua" "$balancer" >"$dir/wrk.txt" 2>&1 &
+load=$!
+wait "$load" || { echo "soak: wrk failed: $(tail -3 "$dir/wrk.txt")" >&2; exit 1; }
+load=""
 
 touch "$dir/stop"
 wait "$sampler" || true

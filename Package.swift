@@ -95,7 +95,7 @@ let package = Package(
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
         .target(name: "DecoderJXL", dependencies: ["NukeCore", "CJXL"]),
         .testTarget(
-            name: "DecoderJXLTests", dependencies: ["DecoderJXL", "NukeCore", "NukeTestKit"],
+            name: "DecoderJXLTests", dependencies: ["DecoderJXL", "NukeCore", "NukeTestKit", "CJXL"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "IntegrationTests",

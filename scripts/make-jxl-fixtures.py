@@ -16,6 +16,8 @@ The commands, all run from the fixture folder:
     cjxl large.png progressive.jxl -d 1 -e 3 -p      (large.png: source.png's picture at 384×256, more than one 256×256 group, which libjxl 0.7 needs to render a partial frame)
     cjxl alpha.png alpha.jxl -d 0 -e 3
     cjxl animated.png animated.jxl -d 0 -e 3
+    cjxl gray.png gray.jxl -d 0 -e 3                (gray.png: grey with alpha, 8 bits, `gray.rgba` its pixels)
+    cjxl gray.png gray-lossy.jxl -d 1 -e 3
     cjxl orientation-6.jpg orientation-6.jxl        (a JPEG from DecoderJPEGTests: EXIF orientation 6, kept)
     cjxl source.png container.jxl -d 0 -e 3 --container=1
     djxl X.jxl X.png                               (then X.png -> X.djxl.rgba)
@@ -95,7 +97,8 @@ def paeth(a, b, c):
 
 
 def read_png_rgba(path):
-    """Decodes an 8-bit, non-interlaced RGB or RGBA PNG (what djxl writes for these files) to straight RGBA."""
+    """Decodes an 8-bit, non-interlaced grey or RGB PNG, with or without alpha (what djxl writes for these files),
+    to straight RGBA."""
     data = open(path, "rb").read()
     offset, idat, header = 8, b"", None
     while offset < len(data):
@@ -107,8 +110,8 @@ def read_png_rgba(path):
             idat += payload
         offset += 12 + length
     width, height, depth, color_type, _, _, interlace = header
-    assert depth == 8 and color_type in (2, 6) and interlace == 0, header
-    channels = 3 if color_type == 2 else 4
+    assert depth == 8 and color_type in (0, 2, 4, 6) and interlace == 0, header
+    channels = {0: 1, 2: 3, 4: 2, 6: 4}[color_type]
     raw = zlib.decompress(idat)
     stride = width * channels
     out, previous = bytearray(), bytearray(stride)
@@ -122,7 +125,9 @@ def read_png_rgba(path):
             row[i] = (row[i] + [0, left, up, (left + up) // 2, paeth(left, up, up_left)][kind]) & 0xFF
         for x in range(width):
             pixel = row[x * channels:(x + 1) * channels]
-            out += pixel + (b"\xff" if channels == 3 else b"")
+            if channels <= 2:  # Grey: the sample three times.
+                pixel = pixel[:1] * 3 + pixel[1:]
+            out += pixel + (b"\xff" if channels in (1, 3) else b"")
         previous = row
     return width, height, bytes(out)
 
@@ -138,6 +143,9 @@ def main():
     write("source.rgba", bytes(v for y in range(H) for x in range(W) for v in source_pixel(x, y) + [255]))
     write("alpha.png", png(W, H, [[v for x in range(W) for v in alpha_pixel(x, y)] for y in range(H)], 6))
     write("alpha.rgba", bytes(v for y in range(H) for x in range(W) for v in alpha_pixel(x, y)))
+    gray = lambda x, y: [x * 4 % 256, 255 - y * 5]
+    write("gray.png", png(W, H, [[v for x in range(W) for v in gray(x, y)] for y in range(H)], 4))
+    write("gray.rgba", bytes(v for y in range(H) for x in range(W) for v in [gray(x, y)[0]] * 3 + [gray(x, y)[1]]))
     write("large.png", png(384, 256, [[v for x in range(384) for v in source_pixel(x, y)] for y in range(256)], 2))
     write("animated.png", apng())
     shutil.copy(JPEG, os.path.join(DIR, "orientation-6.jpg"))
@@ -147,10 +155,12 @@ def main():
     run("cjxl", "large.png", "progressive.jxl", "-d", "1", "-e", "3", "-p")
     run("cjxl", "alpha.png", "alpha.jxl", "-d", "0", "-e", "3")
     run("cjxl", "animated.png", "animated.jxl", "-d", "0", "-e", "3")
+    run("cjxl", "gray.png", "gray.jxl", "-d", "0", "-e", "3")
+    run("cjxl", "gray.png", "gray-lossy.jxl", "-d", "1", "-e", "3")
     run("cjxl", "orientation-6.jpg", "orientation-6.jxl")
     run("cjxl", "source.png", "container.jxl", "-d", "0", "-e", "3", "--container=1")
     with tempfile.TemporaryDirectory() as temporary:
-        for name in ("lossless", "lossy", "orientation-6"):
+        for name in ("lossless", "lossy", "gray-lossy", "orientation-6"):
             output = os.path.join(temporary, name + ".png")
             run("djxl", name + ".jxl", output)
             width, height, rgba = read_png_rgba(output)

@@ -52,6 +52,16 @@ struct JXLDecoderTests {
         #expect(left.a == 4 && left.r <= left.a && left.g <= left.a && left.b <= left.a)
     }
 
+    @Test("grey with alpha comes as RGB: lossless exactly the source's, lossy within 40 dB of djxl's")
+    func gray() throws {
+        let lossless = try ImageDecoders.JXL().decode(try fixture("gray.jxl")).image
+        let lossy = try ImageDecoders.JXL().decode(try fixture("gray-lossy.jxl")).image
+
+        #expect(lossless == (try straightRGBA("gray.rgba")))
+        let psnr = try #require(ImageComparison.psnr(lossy, try straightRGBA("gray-lossy.djxl.rgba")))
+        #expect(psnr >= 40, "PSNR \(psnr) dB")
+    }
+
     @Test("a recompressed JPEG with EXIF orientation 6 decodes upright, as djxl shows it")
     func orientation() throws {
         // The JPEG stores 48×64 pixels; its orientation turns them to 64×48.

@@ -23,7 +23,8 @@ extension ImageDecoders {
     /// ## Safety
     /// Before any pixel is decoded, the headers are read and every frame header walked (the frames' data is
     /// skipped): the image, and each layer at its own size, are checked against
-    /// ``Configuration/maximumPixelCount``, and the number of frames against ``Configuration/maximumFrameCount``.
+    /// ``Configuration/maximumPixelCount``, and the number of frames against ``Configuration/maximumFrameCount``; a
+    /// file with more than 8 extra channels (alpha, depth, spot colours, …), each a plane libjxl decodes, is refused.
     /// Corrupt, truncated or hostile data throws an ``Error``. libjxl decodes on the calling thread (no thread pool).
     ///
     /// ## Registration

@@ -59,10 +59,10 @@ final class JXLFrameDecoder {
                     throw .invalidData(message: "the header changed between passes")
                 }
             case JXL_DEC_COLOR_ENCODING:
-                // XYB-coded images (lossy) are converted to sRGB by libjxl; images coded in their original colour
-                // space come as they are (libjxl ignores the preference for them).
+                // XYB-coded images (lossy) are converted to sRGB (grey images to sRGB's grey) by libjxl; images
+                // coded in their original colour space come as they are (libjxl ignores the preference for them).
                 var srgb = JxlColorEncoding()
-                JxlColorEncodingSetToSRGB(&srgb, JXL_FALSE)
+                JxlColorEncodingSetToSRGB(&srgb, headers.isGray ? JXL_TRUE : JXL_FALSE)
                 _ = JxlDecoderSetPreferredColorProfile(handle.decoder, &srgb)
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                 return true

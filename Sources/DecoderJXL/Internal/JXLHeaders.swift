@@ -4,10 +4,17 @@ import NukeCore
 
 /// What the headers of a JPEG XL file say, read without decoding a pixel, with the limits checked.
 struct JXLHeaders {
+    /// The most extra channels (alpha, depth, spot colours, …) a file may have. libjxl decodes every channel of a
+    /// frame, each a plane of the frame's size, so the channel count multiplies the memory a pixel costs: the
+    /// pixel limit alone would let a small file of hundreds of constant channels take gigabytes.
+    static let maximumExtraChannelCount = 8
+
     /// The displayed size (orientation applied).
     let width: Int
     let height: Int
     let hasAlpha: Bool
+    /// Whether the image has one colour channel (grey); it is decoded to RGB all the same.
+    let isGray: Bool
     /// Whether the file's alpha is associated (the colours are premultiplied) — libjxl returns them as stored.
     let isAlphaPremultiplied: Bool
     /// The bits per sample of the colour channels as coded (decoded to 8).
@@ -38,6 +45,11 @@ struct JXLHeaders {
                 let basic = try handle.basicInfo()
                 try configuration.checkPixelCount(
                     width: Int(basic.xsize), height: Int(basic.ysize), throwing: ImageDecoders.JXL.Error.self)
+                guard basic.num_extra_channels <= Self.maximumExtraChannelCount else {
+                    throw .invalidData(
+                        message: "the image has \(basic.num_extra_channels) extra channels, more than the "
+                            + "\(Self.maximumExtraChannelCount) this decoder accepts")
+                }
                 info = basic
             case JXL_DEC_FRAME:
                 let header = try handle.frameHeader()
@@ -68,6 +80,7 @@ struct JXLHeaders {
         width = Int(info.xsize)
         height = Int(info.ysize)
         hasAlpha = info.alpha_bits > 0
+        isGray = info.num_color_channels == 1
         isAlphaPremultiplied = info.alpha_premultiplied != JXL_FALSE
         bitDepth = Int(info.bits_per_sample)
         isAnimated = info.have_animation != JXL_FALSE

@@ -11,6 +11,12 @@ final class JXLDecoderHandle {
     /// Whether the bytes are a download in progress: ``next(reading:)`` returns `JXL_DEC_NEED_MORE_INPUT` rather
     /// than throwing ``ImageDecoders/JXL/Error/truncatedData``.
     let isPartial: Bool
+    /// The statuses ``next(reading:)`` returns: the subscribed events, and the request for an output buffer when
+    /// pixels are subscribed. Anything else stops the walk with an error, so that no loop waits on a status that
+    /// can't change.
+    private let expected: Set<UInt32>
+    /// Whether libjxl has said `JXL_DEC_SUCCESS`: asking again would return it forever.
+    private var isFinished = false
 
     /// Creates a decoder over `bytes` that reports `events` (`JXL_DEC_*` flags). `coalescing` composites layers and
     /// zero-duration frames into displayed frames (libjxl's default).
@@ -25,6 +31,9 @@ final class JXLDecoderHandle {
         guard let decoder = JxlDecoderCreate(nil) else { throw .outOfMemory }
         self.decoder = decoder
         self.isPartial = isPartial
+        var expected = Set(events.map(\.rawValue))
+        if events.contains(JXL_DEC_FULL_IMAGE) { expected.insert(JXL_DEC_NEED_IMAGE_OUT_BUFFER.rawValue) }
+        self.expected = expected
         // From here a throw releases the decoder through deinit.
         let mask = events.reduce(0) { $0 | Int32(bitPattern: $1.rawValue) }
         guard JxlDecoderSubscribeEvents(decoder, mask) == JXL_DEC_SUCCESS,
@@ -42,12 +51,18 @@ final class JXLDecoderHandle {
     /// Runs the decoder to its next event and returns it; `JXL_DEC_ERROR` and, unless the handle ``isPartial``,
     /// `JXL_DEC_NEED_MORE_INPUT` become errors (`step` names what was being read).
     func next(reading step: String) throws(ImageDecoders.JXL.Error) -> JxlDecoderStatus {
+        guard !isFinished else { throw .invalidData(message: "the file ended before \(step)") }
         let status = JxlDecoderProcessInput(decoder)
         switch status {
         case JXL_DEC_ERROR: throw .invalidData(message: "libjxl rejected the data while reading \(step)")
-        case JXL_DEC_NEED_MORE_INPUT where !isPartial: throw .truncatedData
-        default: return status
+        case JXL_DEC_NEED_MORE_INPUT: if isPartial { return status } else { throw .truncatedData }
+        case JXL_DEC_SUCCESS: isFinished = true
+        default:
+            guard expected.contains(status.rawValue) else {
+                throw .invalidData(message: "libjxl stopped with status \(status.rawValue) while reading \(step)")
+            }
         }
+        return status
     }
 
     /// The basic info (after `JXL_DEC_BASIC_INFO`): the size is the displayed size, orientation applied.

@@ -55,13 +55,28 @@ struct JXLSafetyTests {
         #expect(try exact.decode(try fixture("lossless.jxl")).image.width == 64)
     }
 
-    @Test("a header declaring an absurd size is refused with imageTooLarge, not decoded")
+    @Test("a header declaring 100 000 × 100 000 pixels is refused with imageTooLarge before any pixel is decoded")
     func absurdSize() throws {
-        // Our own encoder writes the header of a 100 000 × 100 000 image only if it can encode one; instead, take a
-        // real codestream and give its size header the largest width: SizeHeader is the first field after FF 0A.
-        // A 64×48 codestream has small = 0 and the sizes coded in U32 selectors; rewriting the bytes is fragile, so
-        // the check is made through the limit on a real file (see pixelLimit) and on every mutation (see the sweep),
-        // and here through an animation whose total pixels exceed the limit.
+        let data = try AbsurdSize.codestream(from: try fixture("lossless.jxl"), side: 100_000)
+
+        #expect(AssetType(data) == .jxl)
+        #expect(
+            throws: ImageDecoders.JXL.Error.imageTooLarge(
+                width: 100_000, height: 100_000, maximumPixelCount: 100_000_000)
+        ) {
+            try ImageDecoders.JXL().decode(data)
+        }
+        #expect(
+            throws: ImageDecoders.JXL.Error.imageTooLarge(
+                width: 100_000, height: 100_000, maximumPixelCount: 100_000_000)
+        ) {
+            try ImageDecoders.JXL.Animation(data: data)
+        }
+        #expect(ImageDecoders.JXL().decodePartiallyDownloadedData(data) == nil)
+    }
+
+    @Test("an animation over the frame or total-pixel limits is refused from its headers")
+    func animationLimits() throws {
         let animated = try fixture("animated.jxl")
         #expect(throws: ImageDecoders.JXL.Error.tooManyFrames(maximumFrameCount: 2)) {
             try ImageDecoders.JXL.Animation(data: animated, configuration: .init(maximumFrameCount: 2))
@@ -114,5 +129,29 @@ struct JXLConformanceTests {
     @Test(arguments: conformance.checks)
     func conforms(_ check: ImageDecodingConformance.Check) throws {
         try Self.conformance.run(check)
+    }
+}
+
+/// A real codestream whose size header is rewritten to declare a square of `side` pixels: the rest of the headers
+/// (and the frame, now far too small) are kept bit for bit.
+enum AbsurdSize {
+    static func codestream(from data: Data, side: Int) throws -> Data {
+        // The codestream is read least significant bit first. `lossless.jxl` is 64×48, a "small" size header: one
+        // bit set, 5 bits of height / 8 − 1, 3 bits of aspect ratio (4:3) — 9 bits after the FF 0A signature.
+        var bits = data.flatMap { byte in (0..<8).map { (byte >> $0) & 1 } }
+        try #require(Array(data.prefix(2)) == [0xFF, 0x0A] && bits[16] == 1)
+        let height = (1...5).reduce(0) { $0 | Int(bits[16 + $1]) << ($1 - 1) }
+        let ratio = (6...8).reduce(0) { $0 | Int(bits[16 + $1]) << ($1 - 6) }
+        try #require(height == 5 && ratio == 3)
+        // The large form: bit 0, then height − 1 as U32 selector 3 (30 bits), ratio 1 (1:1, so no width field).
+        var header: [UInt8] = [0, 1, 1]
+        header += (0..<30).map { UInt8((side - 1) >> $0 & 1) }
+        header += [1, 0, 0]
+        bits.replaceSubrange(16..<25, with: header)
+        while bits.count % 8 != 0 { bits.append(0) }
+        return Data(
+            stride(from: 0, to: bits.count, by: 8).map { start in
+                (0..<8).reduce(UInt8(0)) { $0 | bits[start + $1] << $1 }
+            })
     }
 }

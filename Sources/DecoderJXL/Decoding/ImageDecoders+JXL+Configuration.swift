@@ -53,6 +53,7 @@ extension ImageDecoders.JXL {
         /// libjxl could not allocate a decoder.
         case outOfMemory
 
+        /// The message, beginning "JPEG XL decoding failed".
         public var description: String {
             switch self {
             case .emptyData:

@@ -27,6 +27,8 @@ extension ImageEncoders {
             self.isLossless = isLossless
         }
 
+        /// Encodes `image` as a JPEG XL codestream, or returns `nil` for an empty image or one libjxl refuses.
+        /// Runs on the calling thread; thread-safe.
         public func encode(_ image: PlatformImage) -> Data? {
             guard !image.isEmpty,
                 let writer = JXLWriter(

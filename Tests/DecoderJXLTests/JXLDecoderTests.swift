@@ -133,7 +133,7 @@ struct JXLProgressiveTests {
             decoder.decodePartiallyDownloadedData(data.prefix($0))
         }
 
-        #expect(decoder.decodePartiallyDownloadedData(data.prefix(8)) == nil)
+        #expect(ImageDecoders.JXL().decodePartiallyDownloadedData(data.prefix(8)) == nil)
         let first = try #require(previews.first)
         let last = try #require(previews.last)
         #expect(first.isPreview && first.type == .jxl && first.image.width == 384 && first.image.height == 256)
@@ -145,6 +145,36 @@ struct JXLProgressiveTests {
         let lastPSNR = try #require(ImageComparison.psnr(last.image, final))
         #expect(firstPSNR > (try #require(ImageComparison.psnr(blank, final))) + 5, "first preview: \(firstPSNR) dB")
         #expect(lastPSNR > firstPSNR, "last preview: \(lastPSNR) dB")
+    }
+
+    @Test("one decoder fed the growing download renders what a fresh decoder renders from the same bytes")
+    func incremental() throws {
+        let data = try fixture("progressive.jxl")
+        let decoder = ImageDecoders.JXL()
+        var previews = 0
+
+        for count in stride(from: 500, to: data.count, by: 500) {
+            let preview = decoder.decodePartiallyDownloadedData(data.prefix(count))
+            let fresh = ImageDecoders.JXL().decodePartiallyDownloadedData(data.prefix(count))
+
+            #expect(preview?.image == fresh?.image, "\(count) bytes")
+            previews += preview == nil ? 0 : 1
+        }
+
+        #expect(previews > 0)
+    }
+
+    @Test("no new bytes, or a final decode, end the previews")
+    func previewsStop() throws {
+        let data = try fixture("progressive.jxl")
+        let decoder = ImageDecoders.JXL()
+
+        let first = decoder.decodePartiallyDownloadedData(data.prefix(6000))
+        let again = decoder.decodePartiallyDownloadedData(data.prefix(6000))
+        _ = try decoder.decode(data)
+        let after = decoder.decodePartiallyDownloadedData(data.prefix(8000))
+
+        #expect(first != nil && again == nil && after == nil)
     }
 
     @Test("an animation gives no previews")

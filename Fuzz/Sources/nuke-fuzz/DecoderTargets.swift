@@ -81,8 +81,11 @@ enum DecoderTargets {
         let configuration = ImageDecoders.JXL.Configuration(
             maximumPixelCount: maximumPixelCount, maximumFrameCount: 64, maximumTotalPixelCount: 8 * maximumPixelCount)
         let decoder = ImageDecoders.JXL(configuration: configuration)
-        if let preview = decoder.decodePartiallyDownloadedData(data.prefix(data.count / 2)) {
-            checkPixels(preview.image, format: "JPEG XL preview")
+        // Previews of a download in two steps: the first quarter, then the first half (fed to the same decoder).
+        for count in [data.count / 4, data.count / 2] {
+            if let preview = decoder.decodePartiallyDownloadedData(data.prefix(count)) {
+                checkPixels(preview.image, format: "JPEG XL preview")
+            }
         }
         check(data, try? decoder.decode(data), format: "JPEG XL")
         if let animation = try? ImageDecoders.JXL.Animation(data: data, configuration: configuration) {

@@ -4,21 +4,17 @@ public import NukeCore
 extension ImageDecoders.JXL {
     /// Returns a preview of a partially downloaded still JPEG XL, or `nil` when there is nothing to show yet.
     ///
-    /// Each call decodes `data` (the whole download so far) from the start with libjxl's progressive rendering
-    /// (`JxlDecoderFlushImage`): the first preview is the 1:8 DC image upsampled, later ones add the passes and
-    /// groups that arrived; a progressively encoded file (`cjxl -p`) gives the most steps. The preview has the
-    /// final image's size; areas with no data yet are transparent. The headers that have arrived are checked
-    /// against the ``Configuration`` first, as for a full decode. Animations and data that fails to decode
-    /// produce no previews. Never throws; thread-safe (no state is kept between calls).
+    /// One libjxl decoder is kept for the download and fed only the bytes that arrived since the previous call
+    /// (`data` must be the whole download so far, growing between calls); each call returns what libjxl can render
+    /// so far (`JxlDecoderFlushImage`): the 1:8 DC image upsampled at first, then the groups that arrived. libjxl 0.7
+    /// renders a partial frame only for an image of more than one 256×256 group; a progressively encoded file
+    /// (`cjxl -p`) sends its DC first. The preview has the final image's size; areas with no data yet are
+    /// transparent. The frame headers that have arrived are checked against the ``Configuration`` first, as for a
+    /// full decode. Animations, data that fails to decode, and calls after the first frame is complete or after
+    /// ``decode(_:)`` produce no previews. Never throws; thread-safe.
     public func decodePartiallyDownloadedData(_ data: Data) -> ImageContainer? {
-        guard !data.isEmpty else { return nil }
-        let configuration = configuration
-        let image = data.withUnsafeBytes { bytes -> PlatformImage? in
-            guard let headers = try? JXLHeaders(bytes: bytes, configuration: configuration, isPartial: true),
-                !headers.isAnimated
-            else { return nil }
-            return (try? JXLFrameDecoder(bytes: bytes, headers: headers, isPartial: true))?.preview()
+        incremental.preview(data: data, configuration: configuration).map {
+            ImageContainer(image: $0, type: .jxl, isPreview: true)
         }
-        return image.map { ImageContainer(image: $0, type: .jxl, isPreview: true) }
     }
 }

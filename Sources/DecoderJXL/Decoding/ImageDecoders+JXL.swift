@@ -33,10 +33,14 @@ extension ImageDecoders {
     /// // or: ImageDecoderRegistry.shared.register(ImageDecoders.JXL.init(context:))
     /// ```
     ///
-    /// The decoder is stateless and `Sendable`; ``decode(_:)`` may be called from any thread.
+    /// The decoder is `Sendable`; ``decode(_:)`` may be called from any thread. Previews keep libjxl's decoder for
+    /// the image being loaded, so use one instance per image when decoding progressively (the pipeline does).
     public struct JXL: ConfigurableImageDecoding, Sendable {
         /// The limits of the decoder.
         public let configuration: Configuration
+
+        /// libjxl's decoder for previews, created on the first preview.
+        let incremental = JXLIncrementalState()
 
         /// Creates a decoder.
         public init(configuration: Configuration = .init()) {
@@ -57,6 +61,7 @@ extension ImageDecoders {
         /// - Throws: ``Error``: `emptyData`, `invalidData`, `truncatedData`, `imageTooLarge`, `tooManyFrames` or
         ///   `outOfMemory`.
         public func decode(_ data: Data) throws -> ImageContainer {
+            incremental.stop()  // The final image replaces the previews: release the preview decoder.
             guard !data.isEmpty else { throw Error.emptyData }
             let configuration = configuration
             let (image, isAnimated) = try data.withUnsafeBytes { bytes in

@@ -11,11 +11,10 @@ final class JXLFrameDecoder {
     private let handle: JXLDecoderHandle
     private let headers: JXLHeaders
 
-    /// A decoder of `bytes`; `isPartial` when the bytes are a download in progress (see ``preview()``).
-    init(bytes: UnsafeRawBufferPointer, headers: JXLHeaders, isPartial: Bool = false) throws(ImageDecoders.JXL.Error) {
+    /// A decoder of `bytes`, a whole file.
+    init(bytes: UnsafeRawBufferPointer, headers: JXLHeaders) throws(ImageDecoders.JXL.Error) {
         handle = try JXLDecoderHandle(
-            bytes: bytes, events: [JXL_DEC_BASIC_INFO, JXL_DEC_COLOR_ENCODING, JXL_DEC_FULL_IMAGE],
-            isPartial: isPartial)
+            bytes: bytes, events: [JXL_DEC_BASIC_INFO, JXL_DEC_COLOR_ENCODING, JXL_DEC_FULL_IMAGE])
         self.headers = headers
     }
 
@@ -24,27 +23,6 @@ final class JXLFrameDecoder {
         guard try advanceToPixels() else { return nil }
         return try makeImage { () throws(ImageDecoders.JXL.Error) in
             while try handle.next(reading: "the pixels") != JXL_DEC_FULL_IMAGE {}
-        }
-    }
-
-    /// What a partial download shows of the first frame: the whole frame if it has arrived, else what libjxl can
-    /// render of it so far (`JxlDecoderFlushImage`: its DC, 1:8, at first, then the passes and groups that came);
-    /// `nil` when there is nothing to show yet.
-    func preview() -> PlatformImage? {
-        guard (try? advanceToPixels()) == true else { return nil }
-        return try? makeImage { () throws(ImageDecoders.JXL.Error) in
-            while true {
-                switch try handle.next(reading: "the pixels") {
-                case JXL_DEC_FULL_IMAGE:
-                    return
-                case JXL_DEC_NEED_MORE_INPUT:
-                    // Not fatal for libjxl; for us it means nothing to show yet, and the image is dropped.
-                    guard JxlDecoderFlushImage(handle.decoder) == JXL_DEC_SUCCESS else { throw .truncatedData }
-                    return
-                default:
-                    continue
-                }
-            }
         }
     }
 
@@ -68,8 +46,6 @@ final class JXLFrameDecoder {
                 return true
             case JXL_DEC_SUCCESS:
                 return false
-            case JXL_DEC_NEED_MORE_INPUT:
-                throw .truncatedData  // A partial download: no pixels yet.
             default:
                 continue
             }
@@ -91,8 +67,6 @@ final class JXLFrameDecoder {
                 isOpaque: !headers.hasAlpha
             ) { pixels in
                 guard let base = pixels.baseAddress else { throw ImageDecoders.JXL.Error.outOfMemory }
-                // Areas a preview has no data for yet stay transparent black.
-                base.initializeMemory(as: UInt8.self, repeating: 0, count: pixels.count)
                 guard JxlDecoderSetImageOutBuffer(handle.decoder, &format, base, pixels.count) == JXL_DEC_SUCCESS
                 else { throw ImageDecoders.JXL.Error.invalidData(message: "libjxl refused the output buffer") }
                 try finish()

@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "DecoderSVG", targets: ["DecoderSVG"]),
         .library(name: "DecoderGIF", targets: ["DecoderGIF"]),
         .library(name: "DecoderAVIF", targets: ["DecoderAVIF"]),
+        .library(name: "DecoderJXL", targets: ["DecoderJXL"]),
         .library(name: "CacheDisk", targets: ["CacheDisk"]),
         .library(name: "CacheRedis", targets: ["CacheRedis"]),
         .library(name: "LoaderCurl", targets: ["LoaderCurl"]),
@@ -39,7 +40,7 @@ let package = Package(
             name: "Nuke",
             dependencies: [
                 "NukeCore", "LoaderCurl", "LoaderURLSession", "CacheDisk", "DecoderPNG", "DecoderJPEG", "DecoderWebP",
-                "DecoderSVG", "DecoderGIF", "DecoderAVIF",
+                "DecoderSVG", "DecoderGIF", "DecoderAVIF", "DecoderJXL",
             ]),
         .executableTarget(
             name: "NukeCLI", dependencies: ["Nuke", "LoaderURLSession", "CacheRedis", "NukeServe", "ServeMicroHTTPD"]),
@@ -88,6 +89,13 @@ let package = Package(
         .target(name: "DecoderAVIF", dependencies: ["NukeCore", "CAVIF", "CAVIFShim"]),
         .testTarget(
             name: "DecoderAVIFTests", dependencies: ["DecoderAVIF", "NukeCore", "NukeTestKit", "CAVIF"],
+            resources: [.copy("Fixtures")]),
+        // libjxl decodes and encodes JPEG XL on the calling thread (no libjxl_threads runner); every call Swift makes
+        // is a plain function, so there is no shim.
+        .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
+        .target(name: "DecoderJXL", dependencies: ["NukeCore", "CJXL"]),
+        .testTarget(
+            name: "DecoderJXLTests", dependencies: ["DecoderJXL", "NukeCore", "NukeTestKit", "CJXL"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "IntegrationTests",

@@ -54,6 +54,7 @@ pngs = files(fixtures, (".png",), 16384, 40) + files(pillow, (".png",), 6000, 40
 jpegs = files(fixtures, (".jpg",), 32768, 20) + files(pillow, (".jpg", ".jpeg"), 24000, 25)
 webps = files(fixtures, (".webp",), 32768, 10) + files(pillow, (".webp",), 10000, 12)
 svgs = files(adwaita, (".svg",), 6000, 40)
+jxls = files(os.path.join(fixtures, "DecoderJXLTests"), (".jxl",), 16384, 10)
 others = files(pillow, (".gif", ".bmp", ".tif", ".ico", ".avif", ".jxl", ".heic", ".jp2", ".mp4"), 20000, 25)
 
 if os.path.isdir(corpus):
@@ -62,6 +63,7 @@ copy("png", pngs)
 copy("jpeg", jpegs)
 copy("webp", webps)
 copy("svg", svgs)
+copy("jxl", jxls)
 copy("jpeg-markers", jpegs, prefix=4096)  # The headers are all the walks read before the scan data.
 copy("asset-type", pngs[:5] + jpegs[:5] + webps[:5] + svgs[:10] + others, prefix=512)
 copy("pipeline", pngs[::4] + jpegs[::3] + webps[::2] + svgs[::4])

@@ -12,6 +12,8 @@ packages=(
     librsvg2-dev        # DecoderSVG (CRSVG: librsvg, cairo, GLib)
     libgif-dev          # DecoderGIF (CGIF, CGIFShim: giflib)
     libavif-dev         # DecoderAVIF (CAVIF, CAVIFShim: libavif, decoding with dav1d, encoding with libaom)
+    libjxl-dev          # DecoderJXL (CJXL: libjxl, decoding and encoding JPEG XL)
+    libjxl-tools        # scripts/make-jxl-fixtures.py: cjxl and djxl, which made DecoderJXLTests' fixtures
     fonts-dejavu-core   # a font for the SVG text-rendering tests
     libssl-dev          # CacheDisk: SHA-256 file names (OpenSSL libcrypto, CCrypto)
     libxxhash-dev       # CacheDisk: XXH3 checksums of entries and journal records (CXXHash)

@@ -2,7 +2,7 @@ public import Foundation
 public import NukeCore
 
 extension ImageEncoders {
-    /// Encodes to a chosen format — PNG, JPEG, WebP or AVIF — with this workspace's codecs. It keeps the name of
+    /// Encodes to a chosen format — PNG, JPEG, WebP, AVIF or JPEG XL — with this workspace's codecs. It keeps the name of
     /// Nuke's Image I/O encoder so code written for Nuke compiles; Apple's Image I/O does not exist on Linux.
     ///
     /// ```swift
@@ -11,7 +11,7 @@ extension ImageEncoders {
     public struct ImageIO: ImageEncoding {
         /// The format to encode to.
         public let type: AssetType
-        /// The quality of lossy formats (JPEG, WebP, AVIF), 0…1; PNG ignores it.
+        /// The quality of lossy formats (JPEG, WebP, AVIF, JPEG XL), 0…1; PNG ignores it.
         public let compressionRatio: Float
 
         /// Creates an encoder for `type`; ``encode(_:)`` returns `nil` for a type ``isSupported(type:)`` rejects.
@@ -20,9 +20,9 @@ extension ImageEncoders {
             self.compressionRatio = compressionRatio
         }
 
-        /// `true` for the formats this workspace encodes: PNG, JPEG, WebP and AVIF (not HEIF).
+        /// `true` for the formats this workspace encodes: PNG, JPEG, WebP, AVIF and JPEG XL (not HEIF).
         public static func isSupported(type: AssetType) -> Bool {
-            [AssetType.png, .jpeg, .webp, .avif].contains(type)
+            [AssetType.png, .jpeg, .webp, .avif, .jxl].contains(type)
         }
 
         /// The encoded image, or `nil` if the type is unsupported or encoding fails.
@@ -32,6 +32,7 @@ extension ImageEncoders {
             case .jpeg: ImageEncoders.JPEG(quality: compressionRatio).encode(image)
             case .webp: ImageEncoders.WebP(quality: compressionRatio).encode(image)
             case .avif: ImageEncoders.AVIF(quality: compressionRatio).encode(image)
+            case .jxl: ImageEncoders.JXL(quality: compressionRatio).encode(image)
             default: nil
             }
         }

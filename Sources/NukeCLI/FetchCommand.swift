@@ -7,7 +7,7 @@ enum FetchCommand {
 
     static let help = """
         USAGE: nuke fetch URL|PATH... [--resize WxH] [--fit|--fill] [--crop] [--blur R]
-                                      [--format png|jpeg|webp|avif] [-o DIR] [--cache-dir DIR] [--redis URL]
+                                      [--format png|jpeg|webp|avif|jxl] [-o DIR] [--cache-dir DIR] [--redis URL]
                                       [--http-cache ignore|follow] [--loader curl|urlsession] [--concurrency N]
 
         Loads every input concurrently through one ImagePipeline, so repeated URLs share one download and one
@@ -22,12 +22,12 @@ enum FetchCommand {
           --fill              Cover W×H; one side may be longer.
           --crop              Cover W×H and crop the overflow around the centre: exactly W×H (implies --fill).
           --blur R            Gaussian blur with radius R pixels, after resizing.
-          --format F          png (default, lossless), jpeg, webp or avif (quality 0.85).
+          --format F          png (default, lossless), jpeg, webp, avif or jxl (quality 0.85).
           -o, --output DIR    Write the images into DIR (created if needed; checked before anything is loaded).
-                              Without it, images are loaded and processed but not written. An animated WebP, GIF
-                              or AVIF keeps its animation with --format webp or avif (every frame processed
-                              alike, the durations kept, and for WebP the loop count); PNG and JPEG get its first
-                              frame, with a warning naming the input.
+                              Without it, images are loaded and processed but not written. An animated WebP, GIF,
+                              AVIF or JPEG XL keeps its animation with --format webp, avif or jxl (every frame
+                              processed alike, the durations kept, and for WebP and JPEG XL the loop count); PNG
+                              and JPEG get its first frame, with a warning naming the input.
           --cache-dir DIR     Use a disk cache in DIR (created if needed; see `nuke cache`). Without it there is
                               no disk cache: only this run's memory cache.
           --redis URL         Share a cache through Redis (redis://[user:password@]host:port/db or unix:///path),
@@ -46,7 +46,7 @@ enum FetchCommand {
 
         OUTPUT NAMES: NAME-HASH.EXT, where NAME is the URL's last path component without its extension
         (characters other than letters, digits, - and _ become _; at most 40; "image" if empty), HASH the first
-        8 hex digits of the 64-bit FNV-1a hash of the absolute URL, and EXT png, jpg, webp or avif. The same URL always
+        8 hex digits of the 64-bit FNV-1a hash of the absolute URL, and EXT png, jpg, webp, avif or jxl. The same URL always
         gets the same name; repeated inputs are written once.
 
         OUTPUT: one line per input on stdout ("ok INPUT -> FILE (W×H, source)"), failures and warnings on stderr

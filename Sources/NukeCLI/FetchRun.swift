@@ -122,11 +122,11 @@ struct FetchRun {
         return .loaded(response, written: file, warning: warning)
     }
 
-    /// For `--format webp` or `avif` and an animated input (GIF, WebP, AVIF sequence): every frame, through the
-    /// same processors as the request, as an animated WebP (durations and loop count kept) or an AVIF sequence
-    /// (durations kept). `nil` for other formats and still images.
+    /// For `--format webp`, `avif` or `jxl` and an animated input (GIF, WebP, AVIF sequence, JPEG XL): every frame,
+    /// through the same processors as the request, as an animated WebP or JPEG XL (durations and loop count kept)
+    /// or an AVIF sequence (durations kept). `nil` for other formats and still images.
     private func animatedOutput(_ container: ImageContainer) throws -> Data? {
-        guard options.format == .webp || options.format == .avif, let data = container.data,
+        guard [.webp, .avif, .jxl].contains(options.format), let data = container.data,
             let animation = try? ImageDecoders.Default.animation(for: data), animation.isAnimated
         else { return nil }
         let processors = options.processors
@@ -138,9 +138,11 @@ struct FetchRun {
                 return processed
             }
         }
-        return options.format == .webp
-            ? try ImageEncoders.WebP(quality: 0.85).encode(animation, transform: transform)
-            : try ImageEncoders.AVIF(quality: 0.85).encode(animation, transform: transform)
+        switch options.format {
+        case .webp: return try ImageEncoders.WebP(quality: 0.85).encode(animation, transform: transform)
+        case .jxl: return try ImageEncoders.JXL(quality: 0.85).encode(animation, transform: transform)
+        default: return try ImageEncoders.AVIF(quality: 0.85).encode(animation, transform: transform)
+        }
     }
 
     /// For an animated image written as a still: what was lost. `nil` for still images.
@@ -148,7 +150,8 @@ struct FetchRun {
         guard let data = container.data, let animation = try? ImageDecoders.Default.animation(for: data),
             animation.isAnimated
         else { return nil }
-        let format = container.type == .gif ? "GIF" : (container.type == .avif ? "AVIF" : "WebP")
+        let names: [AssetType: String] = [.gif: "GIF", .avif: "AVIF", .jxl: "JPEG XL"]
+        let format = container.type.flatMap { names[$0] } ?? "WebP"
         return "animated \(format) (\(animation.frameCount) frames): only the first frame was written"
     }
 

@@ -152,3 +152,54 @@ import Testing
         }
     }
 }
+
+@Suite struct JXLCommandTests {
+    @Test func fetchWritesJXLAndInfoDescribesIt() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write(try Images.png(width: 24, height: 16), to: "small.png")
+
+        let fetch = try await NukeProcess.run(
+            ["fetch", "small.png", "--format", "jxl", "-o", "out"], in: directory.url)
+        let name = try #require(try directory.files(in: "out").first)
+        let info = try await NukeProcess.run(["info", "out/\(name)"], in: directory.url)
+
+        #expect(fetch.status == 0, "\(fetch.stderr)")
+        #expect(name.hasSuffix(".jxl"))
+        #expect(AssetType(try Data(contentsOf: directory.url.appendingPathComponent("out/\(name)"))) == .jxl)
+        #expect(info.status == 0, "\(info.stderr)")
+        #expect(info.stdout.contains("public.jpeg-xl (image/jxl)"))
+        #expect(info.stdout.contains(Formatting.row("pixel size", "24×16")))
+    }
+
+    @Test func anAnimatedGIFFetchedAsJXLStaysAnimated() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write(AnimatedTranscodingTests.solidFramesGIF, to: "anim.gif")
+
+        let result = try await NukeProcess.run(
+            ["fetch", "anim.gif", "--format", "jxl", "-o", "out"], in: directory.url)
+
+        #expect(result.status == 0 && !result.stderr.contains("warning"), "\(result.stderr)")
+        let name = try #require(try directory.files(in: "out").first)
+        let jxl = try ImageDecoders.JXL.Animation(
+            data: try Data(contentsOf: directory.url.appendingPathComponent("out/\(name)")))
+        #expect(jxl.frameCount == 3 && jxl.loopCount == 2 && jxl.frameDurations == [0.1, 0.2, 0.3])
+        let colors = try (0..<3).map { try jxl.frame(at: $0).pixel(x: 8, y: 8) }
+        let red = PlatformImage.RGBA(r: 255, g: 0, b: 0)
+        let blue = PlatformImage.RGBA(r: 0, g: 0, b: 255)
+        for (color, expected) in zip(colors, [red, blue, red]) {
+            #expect(ImageComparison.isClose(color, to: expected, tolerance: 12), "\(String(describing: color))")
+        }
+    }
+
+    @Test func anUnknownFormatNamesJXLAmongTheChoices() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+
+        let result = try await NukeProcess.run(["fetch", "x.png", "--format", "bmp"], in: directory.url)
+
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("use png, jpeg, webp, avif or jxl"))
+    }
+}

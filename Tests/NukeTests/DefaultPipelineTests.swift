@@ -51,7 +51,7 @@ import Testing
         let svg = Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="6"/>"#.utf8)
         let inputs: [Data?] = [
             ImageEncoders.PNG().encode(image), ImageEncoders.JPEG().encode(image), ImageEncoders.WebP().encode(image),
-            svg, Self.gif, ImageEncoders.AVIF().encode(image),
+            svg, Self.gif, ImageEncoders.AVIF().encode(image), ImageEncoders.JXL().encode(image),
         ]
         for data in inputs {
             let data = try #require(data)
@@ -71,5 +71,15 @@ import Testing
         #expect(try ImageDecoders.Default.animation(for: webp) is ImageDecoders.WebP.Animation)
         let png = try #require(ImageEncoders.PNG().encode(image))
         #expect(try ImageDecoders.Default.animation(for: png) == nil)
+    }
+
+    @Test func defaultAnimationReadsJXL() throws {
+        let image = Fixtures.solidImage(width: 8, height: 6, color: .init(r: 200, g: 100, b: 50))
+        let jxl = try #require(ImageEncoders.JXL(isLossless: true).encode(image))
+
+        let animation = try #require(try ImageDecoders.Default.animation(for: jxl))
+
+        #expect(animation is ImageDecoders.JXL.Animation && animation.frameCount == 1)
+        #expect(try animation.frame(at: 0) == image)
     }
 }

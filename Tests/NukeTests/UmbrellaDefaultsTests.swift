@@ -42,7 +42,7 @@ import Testing
 @Suite struct ImageIOEncoderTests {
     @Test func encodesEachSupportedType() throws {
         let image = Fixtures.solidImage(width: 8, height: 8, color: .init(r: 1, g: 2, b: 3))
-        for type in [AssetType.png, .jpeg, .webp, .avif] {
+        for type in [AssetType.png, .jpeg, .webp, .avif, .jxl] {
             #expect(ImageEncoders.ImageIO.isSupported(type: type))
             let data = try #require(ImageEncoders.ImageIO(type: type, compressionRatio: 0.7).encode(image))
             #expect(AssetType(data) == type)

@@ -1,6 +1,7 @@
 @_spi(Fuzzing) import DecoderAVIF
 import DecoderGIF
 import DecoderJPEG
+import DecoderJXL
 import DecoderPNG
 import DecoderSVG
 import DecoderWebP
@@ -73,6 +74,22 @@ enum DecoderTargets {
         check(data, try? decoder.decode(data), format: "AVIF")
         if let animation = try? ImageDecoders.AVIF.Animation(data: data, configuration: configuration) {
             iterate(animation, format: "AVIF frame")
+        }
+    }
+
+    static func jxl(_ data: Data) {
+        let configuration = ImageDecoders.JXL.Configuration(
+            maximumPixelCount: maximumPixelCount, maximumFrameCount: 64, maximumTotalPixelCount: 8 * maximumPixelCount)
+        let decoder = ImageDecoders.JXL(configuration: configuration)
+        // Previews of a download in two steps: the first quarter, then the first half (fed to the same decoder).
+        for count in [data.count / 4, data.count / 2] {
+            if let preview = decoder.decodePartiallyDownloadedData(data.prefix(count)) {
+                checkPixels(preview.image, format: "JPEG XL preview")
+            }
+        }
+        check(data, try? decoder.decode(data), format: "JPEG XL")
+        if let animation = try? ImageDecoders.JXL.Animation(data: data, configuration: configuration) {
+            iterate(animation, format: "JPEG XL frame")
         }
     }
 

@@ -34,7 +34,7 @@ enum Inputs {
 ///   `-` and `_` become `_`; at most 40 characters; `image` if nothing is left (`data:` URLs, `/`).
 /// - HASH: the first 8 hex digits of the 64-bit FNV-1a hash of the URL's absolute string, so two URLs with the
 ///   same file name never collide and the same URL always gets the same name.
-/// - EXT: `png`, `jpg`, `webp` or `avif`, from `--format`.
+/// - EXT: `png`, `jpg`, `webp`, `avif` or `jxl`, from `--format`.
 enum OutputName {
     static func make(for url: URL, extension fileExtension: String) -> String {
         "\(stem(of: url))-\(hash(url.absoluteString)).\(fileExtension)"

@@ -1,0 +1,34 @@
+internal import CLCMS2
+internal import CLCMS2Shim
+
+/// The one owner of an lcms2 transform from an image's profile to sRGB, deleted with `cmsDeleteTransform`.
+// @unchecked Sendable: the handle is never mutated after creation, and it is made with cmsFLAGS_NOCACHE, so
+// lcms2 keeps no per-call state in it and `cmsDoTransformLineStride` may run on several threads at once.
+final class LCMSTransform: @unchecked Sendable {
+    private let handle: cmsHTRANSFORM
+
+    /// Builds the transform from `source` to lcms2's sRGB for 8-bit RGBA, premultiplied or straight, copying
+    /// alpha; `nil` when lcms2 can't (a profile that isn't RGB, or whose tags don't make a transform).
+    init?(from source: LCMSProfile, premultiplied: Bool, intent: LCMSColorConverter.Intent) {
+        guard source.isRGB, let destination = LCMSProfile.sRGB() else { return nil }
+        let format = CLCMS2Shim_FormatRGBA8(premultiplied ? 1 : 0)
+        let lcmsIntent = intent == .perceptual ? INTENT_PERCEPTUAL : INTENT_RELATIVE_COLORIMETRIC
+        let flags = cmsUInt32Number(cmsFLAGS_COPY_ALPHA | cmsFLAGS_NOCACHE)
+        guard
+            let handle = cmsCreateTransform(
+                source.handle, format, destination.handle, format, cmsUInt32Number(lcmsIntent), flags)
+        else { return nil }
+        self.handle = handle
+    }
+
+    deinit {
+        cmsDeleteTransform(handle)
+    }
+
+    /// Converts `rows` rows of `width` pixels at `pixels` in place.
+    func apply(_ pixels: UnsafeMutableRawPointer, width: Int, rows: Int, bytesPerRow: Int) {
+        cmsDoTransformLineStride(
+            handle, pixels, pixels, cmsUInt32Number(width), cmsUInt32Number(rows), cmsUInt32Number(bytesPerRow),
+            cmsUInt32Number(bytesPerRow), cmsUInt32Number(bytesPerRow * rows), cmsUInt32Number(bytesPerRow * rows))
+    }
+}

@@ -43,7 +43,8 @@ public final class LCMSColorConverter: ColorConverting, Sendable {
 
     /// Returns `image` converted from its ``PlatformImage/colorProfile`` to sRGB, with a `nil` profile; an image
     /// without a profile, or with a CICP description that already means sRGB, comes back unchanged (pixels
-    /// bit-exact).
+    /// bit-exact). The profile is checked even for an empty image, so converting `PlatformImage()` with a profile
+    /// tells whether the converter can use it.
     ///
     /// - Throws: ``Error/invalidProfile`` when lcms2 rejects the ICC bytes or can't build a transform from them
     ///   (damaged, truncated, not an RGB profile); ``Error/unsupportedCICP(_:)`` for a CICP description it has
@@ -55,8 +56,8 @@ public final class LCMSColorConverter: ColorConverting, Sendable {
         if case let .cicp(value) = profile, value.isSRGB {
             return result
         }
-        guard !image.isEmpty else { return result }
         let transform = try cache.transform(for: profile, premultiplied: !image.isOpaque)
+        guard !image.isEmpty else { return result }
         let (width, height, bytesPerRow) = (image.width, image.height, image.bytesPerRow)
         result.withUnsafeMutableBytes { pixels in
             guard let base = pixels.baseAddress else { return }

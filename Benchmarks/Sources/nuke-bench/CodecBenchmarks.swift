@@ -1,4 +1,5 @@
 import CBenchCodecs
+import ColorLCMS
 import DecoderAVIF
 import DecoderGIF
 import DecoderJPEG
@@ -104,6 +105,10 @@ struct CodecBenchmarks {
                     reference: { try turboJPEG(large, scale: 1) }))
             report.add(results[results.count - 1].benchRow(section: "codecs"))
         }
+        if selected("decode jpeg 4000×3000 Display P3 → sRGB") {
+            results.append(try await displayP3Conversion())
+            report.add(results[results.count - 1].benchRow(section: "codecs"))
+        }
         if selected("pipeline jpeg 4000×3000") {
             results.append(
                 try await compare(
@@ -151,6 +156,32 @@ struct CodecBenchmarks {
             report.add(results[results.count - 1].benchRow(section: "codecs"))
         }
         return results
+    }
+
+    /// A 12 MP JPEG with a Display P3 profile decoded and converted to sRGB by lcms2 (what a pipeline with
+    /// `LCMSColorConverter` does after decoding), against the same decode alone.
+    private func displayP3Conversion() async throws -> Comparison {
+        // The profile the ColorLCMS tests use, built with lcms2 (scripts/make-display-p3-icc.c).
+        let profileURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../Tests/ColorLCMSTests/Fixtures/DisplayP3.icc")
+        var photo = try TestImages.photo(width: 4000, height: 3000)
+        photo.colorProfile = .icc(try Data(contentsOf: profileURL))
+        let data = try encoded(ImageEncoders.JPEG(quality: 0.9).encode(photo), "Display P3 JPEG")
+        let converter = LCMSColorConverter()
+        return try await compare(
+            "decode jpeg 4000×3000 Display P3 → sRGB", against: "the same decode, not converted", goal: "≤ 1.15×",
+            runs: largeRuns,
+            ours: {
+                let image = try ImageDecoders.JPEG().decode(data).image
+                guard try converter.convertToSRGB(image).colorProfile == nil else {
+                    throw BenchmarkError(description: "not converted")
+                }
+            },
+            reference: {
+                guard try ImageDecoders.JPEG().decode(data).image.colorProfile != nil else {
+                    throw BenchmarkError(description: "no profile decoded")
+                }
+            })
     }
 
     private func selected(_ name: String) -> Bool {

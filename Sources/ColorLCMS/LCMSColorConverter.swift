@@ -5,7 +5,7 @@ import Foundation
 public import NukeCore
 
 /// Converts images from their embedded colour profile to sRGB with Little CMS 2 (lcms2), as libvips, imgproxy and
-/// thumbor do: a ``ColorConverting`` for ``ImagePipeline/Configuration/colorConverter``.
+/// thumbor do: a `ColorConverting` for `ImagePipeline.Configuration.colorConverter`.
 ///
 /// ```swift
 /// let pipeline = ImagePipeline {
@@ -24,9 +24,10 @@ public import NukeCore
 ///   the profile's bytes, hash and equality) and reused by later images with the same profile; a profile lcms2
 ///   rejects is remembered too, so a damaged profile is parsed once. At most
 ///   ``Configuration/maximumCachedTransformCount`` profiles are remembered.
-/// - Works on ``PlatformImage``'s premultiplied RGBA: opaque images go through lcms2 as RGBA with the alpha
-///   copied, others through lcms2's premultiplied format (`TYPE_RGBA_8_PREMUL`). Size, scale and opacity are
-///   kept; the result's ``PlatformImage/colorProfile`` is `nil`.
+/// - Works on `PlatformImage`'s premultiplied RGBA: opaque images (`PlatformImage.isOpaque`) through a 3D lookup
+///   table lcms2 fills once per profile (tetrahedral interpolation, within a level of lcms2's own 8-bit
+///   transform and several times faster), others through lcms2's premultiplied format (`TYPE_RGBA_8_PREMUL`),
+///   alpha copied. Size, scale and opacity are kept; the result's `PlatformImage.colorProfile` is `nil`.
 /// - The intent is ``Configuration/intent``, relative colorimetric by default, which is libvips' default (its
 ///   `thumbnail` and `icc_transform` operations).
 public final class LCMSColorConverter: ColorConverting, Sendable {
@@ -41,7 +42,7 @@ public final class LCMSColorConverter: ColorConverting, Sendable {
             capacity: max(1, configuration.maximumCachedTransformCount), intent: configuration.intent)
     }
 
-    /// Returns `image` converted from its ``PlatformImage/colorProfile`` to sRGB, with a `nil` profile; an image
+    /// Returns `image` converted from its `PlatformImage.colorProfile` to sRGB, with a `nil` profile; an image
     /// without a profile, or with a CICP description that already means sRGB, comes back unchanged (pixels
     /// bit-exact). The profile is checked even for an empty image, so converting `PlatformImage()` with a profile
     /// tells whether the converter can use it.
@@ -82,7 +83,7 @@ public final class LCMSColorConverter: ColorConverting, Sendable {
     }
 
     /// The profile's description (its ICC `desc` tag, as lcms2 reads it in English) or, for a CICP description,
-    /// its code points (``ColorProfile/CICP/description``); `nil` when the ICC bytes can't be read.
+    /// its code points (`ColorProfile.CICP.description`); `nil` when the ICC bytes can't be read.
     public static func description(of profile: ColorProfile) -> String? {
         switch profile {
         case let .cicp(value): value.description

@@ -48,7 +48,7 @@ final class LCMSProfile {
         return handle.map { LCMSProfile(handle: $0) }
     }
 
-    /// `true` for an RGB profile, the only kind whose pixels ``PlatformImage`` holds.
+    /// `true` for an RGB profile, the only kind whose pixels `PlatformImage` holds.
     var isRGB: Bool {
         cmsGetColorSpace(handle) == cmsSigRgbData
     }

@@ -6,7 +6,7 @@ extension ImageEncoders {
     ///
     /// Opaque images (`PlatformImage.isOpaque`, or every alpha byte 255) are written as RGB, the others
     /// as RGBA with straight alpha (the premultiplied pixels are converted back; colour under very low alpha
-    /// loses precision, as with any premultiplied source). A ``PlatformImage/colorProfile`` is embedded, an ICC
+    /// loses precision, as with any premultiplied source). A `PlatformImage.colorProfile` is embedded, an ICC
     /// profile as `iCCP` and a CICP description as `cICP`. Returns `nil` for an empty image or if libpng fails.
     /// Thread-safe.
     public struct PNG: ImageEncoding, Sendable {

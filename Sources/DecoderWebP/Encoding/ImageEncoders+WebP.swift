@@ -7,7 +7,7 @@ extension ImageEncoders {
     ///
     /// libwebp takes straight alpha, so images with alpha are converted from premultiplied first; opaque
     /// images are passed as they are. Images larger than 16383 pixels a side (WebP's limit) and empty images
-    /// encode to `nil`. An ICC ``PlatformImage/colorProfile`` is embedded as an `ICCP` chunk (through
+    /// encode to `nil`. An ICC `PlatformImage.colorProfile` is embedded as an `ICCP` chunk (through
     /// libwebpmux); WebP has no place for a CICP description. Thread-safe.
     public struct WebP: ImageEncoding, Sendable {
         /// The lossy quality from 0 (smallest) to 1 (best); values outside are clamped. Lossless encoding

@@ -24,10 +24,9 @@ public import NukeCore
 ///   the profile's bytes, hash and equality) and reused by later images with the same profile; a profile lcms2
 ///   rejects is remembered too, so a damaged profile is parsed once. At most
 ///   ``Configuration/maximumCachedTransformCount`` profiles are remembered.
-/// - Works on `PlatformImage`'s premultiplied RGBA: opaque images (`PlatformImage.isOpaque`) through a 3D lookup
-///   table lcms2 fills once per profile (tetrahedral interpolation, within a level of lcms2's own 8-bit
-///   transform and several times faster), others through lcms2's premultiplied format (`TYPE_RGBA_8_PREMUL`),
-///   alpha copied. Size, scale and opacity are kept; the result's `PlatformImage.colorProfile` is `nil`.
+/// - Works on `PlatformImage`'s premultiplied RGBA: opaque images (`PlatformImage.isOpaque`) go through lcms2 as
+///   RGBA with the alpha copied, others through lcms2's premultiplied format (`TYPE_RGBA_8_PREMUL`). Size, scale and
+///   opacity are kept; the result's `PlatformImage.colorProfile` is `nil`.
 /// - The intent is ``Configuration/intent``, relative colorimetric by default, which is libvips' default (its
 ///   `thumbnail` and `icc_transform` operations).
 public final class LCMSColorConverter: ColorConverting, Sendable {

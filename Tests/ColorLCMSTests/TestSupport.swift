@@ -88,6 +88,12 @@ func meanColorDifference(_ lhs: [UInt8], _ rhs: [UInt8]) -> Double {
     return count == 0 ? .infinity : Double(total) / Double(count)
 }
 
+/// The largest absolute difference of the colour channels of two tightly packed RGBA buffers.
+func maximumColorDifference(_ lhs: [UInt8], _ rhs: [UInt8]) -> Int {
+    zip(lhs, rhs).enumerated().filter { $0.offset % 4 != 3 }.map { abs(Int($0.element.0) - Int($0.element.1)) }
+        .max() ?? 0
+}
+
 /// An image with straight `rgba` pixels (premultiplied on the way in).
 func makeImage(width: Int, height: Int, rgba: [UInt8], opaque: Bool) throws -> PlatformImage {
     var image = try PlatformImage(width: width, height: height, rgba: rgba, isPremultiplied: false)

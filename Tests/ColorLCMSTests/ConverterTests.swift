@@ -60,6 +60,34 @@ import Testing
         #expect(bytes[0..<16] != image.bytes[0..<16])
     }
 
+    @Test(
+        "opaque images (matrix/TRC tables) convert as lcms2's own transform does, within a level",
+        arguments: ["DisplayP3.icc", "AdobeRGB.icc", "ProPhotoRGB.icc"])
+    func opaqueMatchesLCMS(_ profileName: String) throws {
+        // Given random colours, dark and saturated ones included, once marked opaque and once not
+        var generator = SystemRandomNumberGenerator()
+        var rgba: [UInt8] = []
+        for _ in 0..<(64 * 64) {
+            rgba += [
+                UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),
+                UInt8.random(in: 0...40, using: &generator), 255,
+            ]
+        }
+        var opaque = try makeImage(width: 64, height: 64, rgba: rgba, opaque: true)
+        opaque.colorProfile = .icc(try fixture(profileName))
+        var general = opaque
+        general.isOpaque = false  // lcms2's premultiplied transform; alpha 255 leaves colours as they are.
+
+        // When both are converted
+        let converter = LCMSColorConverter()
+        let fast = try converter.convertToSRGB(opaque)
+        let reference = try converter.convertToSRGB(general)
+
+        // Then every channel is within a level
+        #expect(maximumColorDifference(fast.bytes, reference.bytes) <= 1)
+        #expect(fast.bytes != opaque.bytes)
+    }
+
     @Test("a CICP Display P3 description converts as the Display P3 ICC profile does")
     func cicpDisplayP3() throws {
         let converter = LCMSColorConverter()

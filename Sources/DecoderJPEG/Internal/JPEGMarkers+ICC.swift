@@ -13,7 +13,7 @@ extension JPEGMarkers {
         var pieces: [Int: Range<Int>] = [:]
         var expectedCount: Int?
         var isConsistent = true
-        walk(bytes) { segment in
+        walk(bytes, stoppingAtScan: true) { segment in
             guard segment.marker != startOfScan else { return false }
             let payload = segment.payload
             let header = iccIdentifier.count + 2
@@ -48,7 +48,7 @@ extension JPEGMarkers {
         guard !profile.isEmpty, pieceCount <= 255 else { return nil }
         return jpeg.withUnsafeBytes { bytes -> Data? in
             var insertion: Int?
-            walk(bytes) { segment in
+            walk(bytes, stoppingAtScan: true) { segment in
                 guard segment.marker == 0xE0 || segment.marker == app1 else {
                     insertion = segment.start
                     return false

@@ -26,3 +26,15 @@ void CLCMS2Shim_ApplyMatrixShaper(
         }
     }
 }
+
+void CLCMS2Shim_ClampToAlpha(uint8_t *pixels, size_t width, size_t rows, size_t bytesPerRow) {
+    for (size_t y = 0; y < rows; y++) {
+        uint8_t *p = pixels + y * bytesPerRow;
+        for (size_t x = 0; x < width; x++, p += 4) {
+            uint8_t a = p[3];
+            p[0] = p[0] > a ? a : p[0];
+            p[1] = p[1] > a ? a : p[1];
+            p[2] = p[2] > a ? a : p[2];
+        }
+    }
+}

@@ -88,6 +88,40 @@ import Testing
         #expect(fast.bytes != opaque.bytes)
     }
 
+    @Test(
+        "a large image, converted in bands on several threads, matches its rows converted alone",
+        arguments: [true, false])
+    func bands(opaque: Bool) throws {
+        // Given a 2048×1024 image (two bands) with the Adobe RGB profile
+        let (width, height) = (2048, 1024)
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = (y * width + x) * 4
+                rgba[index] = UInt8(x & 0xFF)
+                rgba[index + 1] = UInt8(y & 0xFF)
+                rgba[index + 2] = UInt8((x + y) & 0xFF)
+                rgba[index + 3] = opaque ? 255 : UInt8(128 + (x & 0x7F))
+            }
+        }
+        let profile = ColorProfile.icc(try fixture("AdobeRGB.icc"))
+        var image = try makeImage(width: width, height: height, rgba: rgba, opaque: opaque)
+        image.colorProfile = profile
+        let converter = LCMSColorConverter()
+
+        // When it is converted whole
+        let converted = try converter.convertToSRGB(image).bytes
+
+        // Then the rows at the ends and around the band boundary are those of the row converted alone
+        for y in [0, 511, 512, 1023] {
+            let start = y * width * 4
+            var row = try PlatformImage(width: width, height: 1, rgba: Array(image.bytes[start..<(start + width * 4)]))
+            row.isOpaque = opaque
+            row.colorProfile = profile
+            #expect(try converter.convertToSRGB(row).bytes == Array(converted[start..<(start + width * 4)]), "row \(y)")
+        }
+    }
+
     @Test("a CICP Display P3 description converts as the Display P3 ICC profile does")
     func cicpDisplayP3() throws {
         let converter = LCMSColorConverter()
@@ -156,7 +190,7 @@ import Testing
             for length in stride(from: 0, to: icc.count, by: max(1, icc.count / 64)) {
                 profiles.append(icc.prefix(length))
             }
-            for _ in 0..<64 {
+            for _ in 0..<200 {
                 var flipped = icc
                 let index = Int.random(in: 0..<icc.count, using: &generator)
                 flipped[index] ^= UInt8.random(in: 1...255, using: &generator)
@@ -177,8 +211,16 @@ import Testing
             image.colorProfile = .icc(profile)
             do {
                 let result = try converter.convertToSRGB(image)
-                // Then a conversion keeps the size and alpha ...
+                // Then a conversion keeps the size ...
                 #expect(result.width == 4 && result.height == 2 && result.colorProfile == nil)
+                // ... premultiplied colour never above alpha, transparent pixels transparent (a damaged curve may
+                // map black above zero) ...
+                let bytes = result.bytes
+                let valid = stride(from: 0, to: bytes.count, by: 4).allSatisfy { (offset: Int) -> Bool in
+                    let alpha = bytes[offset + 3]
+                    return bytes[offset] <= alpha && bytes[offset + 1] <= alpha && bytes[offset + 2] <= alpha
+                }
+                #expect(valid)
                 #expect(result.pixel(x: 2, y: 1) == PlatformImage.RGBA(r: 0, g: 0, b: 0, a: 0))
                 converted += 1
             } catch {

@@ -23,4 +23,8 @@ void CLCMS2Shim_ApplyMatrixShaper(
     const float *decode, const float *matrix, const uint8_t *encode, uint8_t *pixels, size_t width, size_t rows,
     size_t bytesPerRow);
 
+/// Lowers each colour of `rows` rows of `width` premultiplied RGBA pixels to at most its alpha: lcms2's
+/// premultiplied format converts a transparent pixel's colour as black, which a profile may map above zero.
+void CLCMS2Shim_ClampToAlpha(uint8_t *pixels, size_t width, size_t rows, size_t bytesPerRow);
+
 #endif

@@ -10,6 +10,7 @@ final class LCMSTransform: @unchecked Sendable {
     private let handle: cmsHTRANSFORM
     /// For an opaque image and a matrix/TRC profile: the same conversion as tables, several times faster.
     private let matrixShaper: LCMSMatrixShaper?
+    private let isPremultiplied: Bool
 
     /// Builds the conversion from `source` to lcms2's sRGB; `nil` when lcms2 can't (a profile that isn't RGB, or
     /// whose tags don't make a transform).
@@ -22,6 +23,7 @@ final class LCMSTransform: @unchecked Sendable {
             let handle = cmsCreateTransform(source.handle, format, destination.handle, format, lcmsIntent, flags)
         else { return nil }
         self.handle = handle
+        isPremultiplied = premultiplied
         matrixShaper = premultiplied ? nil : LCMSMatrixShaper(from: source, to: destination, intent: lcmsIntent)
     }
 
@@ -37,5 +39,8 @@ final class LCMSTransform: @unchecked Sendable {
         cmsDoTransformLineStride(
             handle, pixels, pixels, cmsUInt32Number(width), cmsUInt32Number(rows), cmsUInt32Number(bytesPerRow),
             cmsUInt32Number(bytesPerRow), cmsUInt32Number(bytesPerRow * rows), cmsUInt32Number(bytesPerRow * rows))
+        if isPremultiplied {
+            CLCMS2Shim_ClampToAlpha(pixels.assumingMemoryBound(to: UInt8.self), width, rows, bytesPerRow)
+        }
     }
 }

@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "LoaderURLSession", targets: ["LoaderURLSession"]),
         .library(name: "NukeServe", targets: ["NukeServe"]),
         .library(name: "ServeMicroHTTPD", targets: ["ServeMicroHTTPD"]),
+        .library(name: "ColorLCMS", targets: ["ColorLCMS"]),
         .library(name: "Nuke", targets: ["Nuke"]),
         .executable(name: "nuke", targets: ["NukeCLI"]),
     ],
@@ -41,6 +42,7 @@ let package = Package(
             dependencies: [
                 "NukeCore", "LoaderCurl", "LoaderURLSession", "CacheDisk", "DecoderPNG", "DecoderJPEG", "DecoderWebP",
                 "DecoderSVG", "DecoderGIF", "DecoderAVIF", "DecoderJXL",
+                "ColorLCMS",
             ]),
         .executableTarget(
             name: "NukeCLI", dependencies: ["Nuke", "LoaderURLSession", "CacheRedis", "NukeServe", "ServeMicroHTTPD"]),
@@ -149,6 +151,18 @@ let package = Package(
             ]),
         .testTarget(name: "LoaderCurlTests", dependencies: ["LoaderCurl", "NukeCore", "NukeTestKit"]),
         .testTarget(name: "LoaderURLSessionTests", dependencies: ["LoaderURLSession", "NukeCore", "NukeTestKit"]),
+        // Colour management: embedded ICC profiles (and CICP descriptions) converted to sRGB with lcms2. CLCMS2Shim
+        // builds lcms2's pixel formats, which are function-like macros.
+        .systemLibrary(name: "CLCMS2", providers: [.apt(["liblcms2-dev"])]),
+        .target(name: "CLCMS2Shim", dependencies: ["CLCMS2"]),
+        .target(name: "ColorLCMS", dependencies: ["NukeCore", "CLCMS2", "CLCMS2Shim"]),
+        // The codecs' profiles through a pipeline, compared with lcms2's transicc on the same pixels.
+        .testTarget(
+            name: "ColorLCMSTests",
+            dependencies: [
+                "ColorLCMS", "NukeCore", "NukeTestKit", "DecoderJPEG", "DecoderPNG", "DecoderWebP", "DecoderAVIF",
+            ],
+            resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -25,6 +25,7 @@ let package = Package(
                 .product(name: "LoaderURLSession", package: "Nuke"),
                 .product(name: "CacheDisk", package: "Nuke"),
                 .product(name: "CacheRedis", package: "Nuke"),
+                .product(name: "ColorLCMS", package: "Nuke"),
                 // LoopbackHTTPServer serves the scenarios' images on 127.0.0.1.
                 .product(name: "NukeTestKit", package: "Nuke"),
             ],

@@ -20,6 +20,9 @@ packages=(
     libcurl4-openssl-dev # LoaderCurl (CLibCurl); the OpenSSL flavour, not GnuTLS
     libhiredis-dev      # CacheRedis (CHiredis): the Redis client library
     libmicrohttpd-dev   # ServeMicroHTTPD (CMicroHTTPD, CMicroHTTPDShim): nuke serve's HTTP server library
+    liblcms2-dev        # ColorLCMS (CLCMS2, CLCMS2Shim): lcms2 converts embedded colour profiles to sRGB
+    liblcms2-utils      # ColorLCMSTests: transicc, lcms2's own conversion of the reference pixels
+    zlib1g-dev          # DecoderPNG (CPNG): inflates and deflates iCCP profiles
     redis-server        # CacheRedisTests: real Redis servers started by the tests
     nginx-light         # IntegrationTests: interop test against a real nginx
     openssl             # IntegrationTests: self-signed certificate for the HTTPS/ALPN interop test

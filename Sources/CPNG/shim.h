@@ -9,4 +9,11 @@
 #include <png.h>
 #endif
 
+// zlib (which libpng links) inflates and deflates the iCCP chunk's profile, which the simplified API doesn't expose.
+#if !__has_include(<zlib.h>)
+#error "CPNG: <zlib.h> not found: install Debian's zlib1g-dev (scripts/setup.sh installs what the workspace needs)"
+#else
+#include <zlib.h>
+#endif
+
 #endif

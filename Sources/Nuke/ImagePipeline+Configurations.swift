@@ -14,7 +14,8 @@ extension ImagePipeline.Configuration {
 
     /// A configuration that keeps original image data in a ``DataCache`` (in the user's cache directory,
     /// `$XDG_CACHE_HOME` or `~/.cache`), loads with ``CurlDataLoader``, decodes with the shared registry and then
-    /// ``ImageDecoders/Default`` (PNG, JPEG, WebP, SVG, GIF, AVIF, JPEG XL), and encodes with ``ImageEncoders/Default``.
+    /// ``ImageDecoders/Default`` (PNG, JPEG, WebP, SVG, GIF, AVIF, JPEG XL), encodes with ``ImageEncoders/Default``,
+    /// and converts images with a colour profile to sRGB with ``LCMSColorConverter/shared``.
     ///
     /// Nuke's version loads with `URLSession`; `CurlDataLoader` is several times faster on Linux. If the cache
     /// directory can't be created the configuration has no disk cache (as in Nuke, where `try?` drops it).
@@ -50,8 +51,9 @@ extension ImagePipeline.Configuration {
     }
 
     /// Decoders from the shared registry first (an app's own), then ``ImageDecoders/Default``; encoded images
-    /// with ``ImageEncoders/Default``.
+    /// with ``ImageEncoders/Default``; colour profiles converted to sRGB with ``LCMSColorConverter/shared``.
     private mutating func useDefaultCodecs() {
+        colorConverter = LCMSColorConverter.shared
         makeImageDecoder = { ImageDecoderRegistry.shared.decoder(for: $0) ?? ImageDecoders.Default(context: $0) }
         asksSharedDecoderRegistry = true  // "No decoder" errors point to the shared registry, which is asked first.
         makeImageEncoder = { _ in ImageEncoders.Default() }

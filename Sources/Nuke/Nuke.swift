@@ -1,5 +1,6 @@
 import Foundation
 @_exported public import CacheDisk
+@_exported public import ColorLCMS
 @_exported public import DecoderAVIF
 @_exported public import DecoderGIF
 @_exported public import DecoderJPEG
@@ -14,7 +15,8 @@ import Foundation
 extension ImagePipeline {
     /// Makes a pipeline with the default set of plugins: ``CurlDataLoader``, a ``DataCache`` named `cacheName` in
     /// the user's cache directory (`$XDG_CACHE_HOME` or `~/.cache`), the PNG, JPEG, WebP, SVG, GIF,
-    /// AVIF and JPEG XL decoders (registered in `registry`), and ``ImageEncoders/Default`` for encoded images in the disk cache.
+    /// AVIF and JPEG XL decoders (registered in `registry`), ``ImageEncoders/Default`` for encoded images in the disk
+    /// cache, and ``LCMSColorConverter/shared``, which converts images with a colour profile to sRGB.
     ///
     /// - Parameters:
     ///   - cacheName: The disk cache's directory name.
@@ -34,6 +36,7 @@ extension ImagePipeline {
             configuration.makeImageDecoder = { registry.decoder(for: $0) }
         }
         configuration.makeImageEncoder = { _ in ImageEncoders.Default() }
+        configuration.colorConverter = LCMSColorConverter.shared
         configure(&configuration)
         return ImagePipeline(configuration: configuration)
     }

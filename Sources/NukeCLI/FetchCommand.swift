@@ -9,10 +9,12 @@ enum FetchCommand {
         USAGE: nuke fetch URL|PATH... [--resize WxH] [--fit|--fill] [--crop] [--blur R]
                                       [--format png|jpeg|webp|avif|jxl] [-o DIR] [--cache-dir DIR] [--redis URL]
                                       [--http-cache ignore|follow] [--loader curl|urlsession] [--concurrency N]
+                                      [--keep-profile]
 
         Loads every input concurrently through one ImagePipeline, so repeated URLs share one download and one
         decode, applies the processors and writes each image into DIR. Inputs are http(s):, file: or data: URLs,
-        or paths of local files.
+        or paths of local files. Images with a colour profile (ICC or CICP, e.g. Display P3 or Adobe RGB) are
+        converted to sRGB with lcms2 right after decoding, as libvips and imgproxy do.
 
         OPTIONS:
           --resize WxH        Resize to W×H pixels (Wx or xH constrain one side). Never upscales a raster image
@@ -42,6 +44,8 @@ enum FetchCommand {
                               loaded again, no-store responses are not stored. Needs --cache-dir or --redis.
           --loader L          curl (default; HTTP/2, connection reuse) or urlsession (Foundation).
           --concurrency N     At most N downloads at once (default 6).
+          --keep-profile      Keep each image's colour profile instead of converting to sRGB, and embed it in the
+                              output (PNG iCCP, JPEG APP2, WebP ICCP, AVIF colr).
           -h, --help          Show this help.
 
         OUTPUT NAMES: NAME-HASH.EXT, where NAME is the URL's last path component without its extension

@@ -15,8 +15,10 @@ struct FetchOptions {
     /// as a pipeline does: what is stored serves until evicted.
     var httpCachePolicy = ImagePipeline.HTTPCachePolicy.ignoreHeaders
     var concurrency: Int?
+    /// `--keep-profile`: keep each image's colour profile (and embed it in the output) instead of converting to sRGB.
+    var keepsColorProfile = false
 
-    static let flags: Set<String> = ["--fit", "--fill", "--crop"]
+    static let flags: Set<String> = ["--fit", "--fill", "--crop", "--keep-profile"]
     static let options: Set<String> = [
         "--resize", "--blur", "--format", "-o", "--output", "--cache-dir", "--redis", "--loader", "--concurrency",
         "--http-cache",
@@ -58,6 +60,7 @@ struct FetchOptions {
             }
         }
         concurrency = try arguments.positiveInteger("--concurrency")
+        keepsColorProfile = arguments.flags.contains("--keep-profile")
     }
 
     /// Parses `WxH` (both sides), `Wx` (width only) or `xH` (height only), in pixels.

@@ -42,8 +42,11 @@ struct FetchRun {
 
         let concurrency = options.concurrency
         let httpCachePolicy = options.httpCachePolicy
+        let colorProfilePolicy: ImagePipeline.ColorProfilePolicy =
+            options.keepsColorProfile ? .keepOriginal : .convertToSRGB
         let pipeline = PipelineFactory.make(loader: options.loader, dataCache: dataCache) {
             $0.httpCachePolicy = httpCachePolicy
+            $0.colorProfilePolicy = colorProfilePolicy
             if let concurrency { $0.dataLoadingQueue = TaskQueue(maxConcurrentOperationCount: concurrency) }
         }
         let claims = NameClaims()

@@ -13,9 +13,9 @@ enum InfoCommand {
         USAGE: nuke info FILE|URL [--loader curl|urlsession] [--http-cache ignore|follow]
 
         Loads the input (a path, or an http(s):, file: or data: URL), sniffs its format from the first bytes and
-        decodes it with the PNG, JPEG, WebP, SVG, GIF, AVIF and JPEG XL decoders.
-        Prints the format, byte size, pixel size, scale,
-        whether it has transparency, the EXIF orientation of a JPEG (which the decoder applies, so the pixel size
+        decodes it with the PNG, JPEG, WebP, SVG, GIF, AVIF and JPEG XL decoders. Prints the format, byte size, pixel
+        size, scale, whether it has transparency, the colour profile (an embedded ICC profile's description, or CICP
+        code points), the EXIF orientation of a JPEG (which the decoder applies, so the pixel size
         is the upright one), the bit depth of an AVIF, and for an animated WebP, GIF or AVIF the frame count, loop
         count (how many times it plays) and frame durations (for GIF as browsers show them: delays of 0 and 10 ms
         as 100 ms). For an http(s) URL it also shows the response's caching headers and what a pipeline's disk
@@ -88,6 +88,7 @@ enum InfoCommand {
         console.print(Formatting.row("pixel size", "\(image.width)×\(image.height)"))
         console.print(Formatting.row("scale", "\(image.scale)"))
         console.print(Formatting.row("alpha", image.isOpaque ? "opaque" : "may have transparency"))
+        console.print(Formatting.row("colour profile", colorProfileDescription(image.colorProfile)))
         if type == .jpeg, let orientation = JPEGOrientation.read(data) {
             let name = JPEGOrientation.names[orientation] ?? "?"
             console.print(Formatting.row("EXIF orientation", "\(orientation) (\(name); applied by the decoder)"))
@@ -104,6 +105,31 @@ enum InfoCommand {
                 Formatting.row(
                     "durations",
                     durations.joined(separator: ", ") + " ms (total \(Formatting.duration(animation.totalDuration)))"))
+        }
+    }
+
+    /// The profile's name (an ICC profile's description tag, read by lcms2) or code points, and whether a pipeline
+    /// converts it.
+    static func colorProfileDescription(_ profile: ColorProfile?) -> String {
+        guard let profile else { return "none (sRGB)" }
+        let converter = LCMSColorConverter()
+        var probe = PlatformImage()
+        probe.colorProfile = profile
+        let verdict: String
+        do {
+            _ = try converter.convertToSRGB(probe)
+            verdict = "converted to sRGB by nuke fetch"
+        } catch LCMSColorConverter.Error.unsupportedCICP {
+            verdict = "not converted: no sRGB conversion for it here"
+        } catch {
+            verdict = "damaged: ignored, the pixels are taken as sRGB"
+        }
+        switch profile {
+        case .icc(let data):
+            let name = LCMSColorConverter.description(of: profile).map { "\"\($0)\"" } ?? "unreadable"
+            return "ICC \(name), \(Formatting.bytes(data.count)) (\(verdict))"
+        case .cicp:
+            return "\(profile) (\(verdict))"
         }
     }
 

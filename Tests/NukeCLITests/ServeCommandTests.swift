@@ -215,6 +215,34 @@ struct ServeCommandTests {
         #expect(try await serve.stop() == 0)
     }
 
+    @Test func aDisplayP3SourceIsServedInSRGB() async throws {
+        // Given an origin with the same pixels as a Display P3 PNG (a cICP chunk) and as a PNG without a profile
+        var p3 = try Images.gradient(width: 24, height: 16)
+        p3.colorProfile = .cicp(
+            .init(colorPrimaries: 12, transferCharacteristics: 13, matrixCoefficients: 0, isFullRange: true))
+        let nginx = try await NginxServer.start(
+            files: [
+                "p3.png": try #require(ImageEncoders.PNG().encode(p3)),
+                "plain.png": try Images.png(width: 24, height: 16),
+            ])
+        let serve = try await ServeProcess(["--allow-source-addresses", "127.0.0.1"])
+
+        // When both are served as PNG
+        let converted = try await CurlClient.get(
+            serve.url("/unsafe/plain/" + nginx.url("p3.png").absoluteString + "@png"))
+        let plain = try await CurlClient.get(
+            serve.url("/unsafe/plain/" + nginx.url("plain.png").absoluteString + "@png"))
+
+        // Then the P3 one comes out converted to sRGB: no profile, other pixels than the plain one's
+        #expect(converted.status == 200 && plain.status == 200)
+        let convertedImage = try Self.decode(converted.body)
+        let plainImage = try Self.decode(plain.body)
+        #expect(convertedImage.colorProfile == nil)
+        #expect(plainImage.colorProfile == nil)
+        #expect(convertedImage.width == 24 && convertedImage.bytes != plainImage.bytes)
+        #expect(try await serve.stop() == 0)
+    }
+
     @Test func anAnimatedGIFKeepsItsLeadingFramesAsAnimatedWebP() async throws {
         // Pillow's chi.gif (from its source distribution): 320×240, 31 frames.
         let gif = try Data(

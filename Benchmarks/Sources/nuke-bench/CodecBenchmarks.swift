@@ -1,4 +1,5 @@
 import CBenchCodecs
+import ColorLCMS
 import DecoderAVIF
 import DecoderGIF
 import DecoderJPEG
@@ -104,6 +105,13 @@ struct CodecBenchmarks {
                     reference: { try turboJPEG(large, scale: 1) }))
             report.add(results[results.count - 1].benchRow(section: "codecs"))
         }
+        for thumbnail in [nil, ImageRequest.ThumbnailOptions(maxPixelSize: 256)] {
+            let name = "decode jpeg 4000×3000 Display P3 → sRGB" + (thumbnail == nil ? "" : ", 1/8 for 256")
+            if selected(name) {
+                results.append(try await displayP3Conversion(name, thumbnail: thumbnail))
+                report.add(results[results.count - 1].benchRow(section: "codecs"))
+            }
+        }
         if selected("pipeline jpeg 4000×3000") {
             results.append(
                 try await compare(
@@ -151,6 +159,40 @@ struct CodecBenchmarks {
             report.add(results[results.count - 1].benchRow(section: "codecs"))
         }
         return results
+    }
+
+    /// A 12 MP JPEG with a Display P3 profile decoded (at full size, or DCT-scaled for `thumbnail` as a pipeline
+    /// does) and converted to sRGB by `LCMSColorConverter` (what a pipeline with it does after decoding), against
+    /// the same decode alone.
+    private func displayP3Conversion(
+        _ name: String, thumbnail: ImageRequest.ThumbnailOptions?
+    ) async throws -> Comparison {
+        // The profile the ColorLCMS tests use, built with lcms2 (scripts/make-display-p3-icc.c).
+        let profileURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../Tests/ColorLCMSTests/Fixtures/DisplayP3.icc")
+        var photo = try TestImages.photo(width: 4000, height: 3000)
+        photo.colorProfile = .icc(try Data(contentsOf: profileURL))
+        let data = try encoded(ImageEncoders.JPEG(quality: 0.9).encode(photo), "Display P3 JPEG")
+        let converter = LCMSColorConverter()
+        var request = ImageRequest(id: "p3", data: { data })
+        request.thumbnail = thumbnail
+        let context = ImageDecodingContext(request: request, data: data)
+        guard let decoder = ImageDecoders.JPEG(context: context) else {
+            throw BenchmarkError(description: "no JPEG decoder for the Display P3 input")
+        }
+        return try await compare(
+            name, against: "the same decode, not converted", goal: "≤ 1.15×", runs: largeRuns,
+            ours: {
+                let image = try decoder.decode(data).image
+                guard try converter.convertToSRGB(image).colorProfile == nil else {
+                    throw BenchmarkError(description: "not converted")
+                }
+            },
+            reference: {
+                guard try decoder.decode(data).image.colorProfile != nil else {
+                    throw BenchmarkError(description: "no profile decoded")
+                }
+            })
     }
 
     private func selected(_ name: String) -> Bool {

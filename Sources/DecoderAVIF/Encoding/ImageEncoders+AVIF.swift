@@ -63,6 +63,18 @@ extension ImageEncoders {
                 avifImageDestroy(avif)
                 return nil
             }
+            switch image.colorProfile {
+            case let .icc(data)?:
+                data.withUnsafeBytes {
+                    avifImageSetProfileICC(avif, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count)
+                }
+            case let .cicp(value)?:
+                // The primaries and transfer describe the pixels; the matrix and range are the encoder's own.
+                avif.pointee.colorPrimaries = avifColorPrimaries(value.colorPrimaries)
+                avif.pointee.transferCharacteristics = avifTransferCharacteristics(value.transferCharacteristics)
+            case nil:
+                break
+            }
             return avif
         }
 

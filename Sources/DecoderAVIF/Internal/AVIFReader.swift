@@ -129,15 +129,32 @@ final class AVIFReader {
             throw .invalidData(message: "a frame is \(width)×\(height), the sequence \(self.width)×\(self.height)")
         }
         do {
-            return try PlatformImage(width: self.width, height: self.height, isOpaque: !hasAlpha) { pixels in
+            var result = try PlatformImage(width: self.width, height: self.height, isOpaque: !hasAlpha) { pixels in
                 guard let base = pixels.baseAddress else { return }
                 try Self.check(CAVIFShim_ImageToRGBA(image, base.assumingMemoryBound(to: UInt8.self)))
             }
+            result.colorProfile = Self.colorProfile(of: image)
+            return result
         } catch let error as ImageDecoders.AVIF.Error {
             throw error
         } catch {
             throw .outOfMemory
         }
+    }
+
+    /// The image's `colr` box: its ICC profile, else its CICP description (`nil` when that means sRGB or leaves
+    /// it unspecified).
+    static func colorProfile(of image: UnsafeMutablePointer<avifImage>) -> ColorProfile? {
+        let icc = image.pointee.icc
+        if icc.size > 0, let bytes = icc.data {
+            return .icc(Data(bytes: bytes, count: icc.size))
+        }
+        let cicp = ColorProfile.CICP(
+            colorPrimaries: UInt16(truncatingIfNeeded: image.pointee.colorPrimaries),
+            transferCharacteristics: UInt16(truncatingIfNeeded: image.pointee.transferCharacteristics),
+            matrixCoefficients: UInt16(truncatingIfNeeded: image.pointee.matrixCoefficients),
+            isFullRange: image.pointee.yuvRange == AVIF_RANGE_FULL)
+        return cicp.isSRGB ? nil : .cicp(cicp)
     }
 
     /// Throws the error for a libavif result other than `AVIF_RESULT_OK`, with libavif's message.

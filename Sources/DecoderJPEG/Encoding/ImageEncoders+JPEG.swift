@@ -6,7 +6,8 @@ extension ImageEncoders {
     /// Encodes images as JPEG with libjpeg-turbo.
     ///
     /// JPEG has no alpha channel: the premultiplied colour is written, which is the image composited over
-    /// black. Returns `nil` for an empty image or if libjpeg fails. Thread-safe.
+    /// black. An ICC `PlatformImage.colorProfile` is embedded as `APP2 ICC_PROFILE` segments (a CICP description
+    /// has no place in JPEG and is left out). Returns `nil` for an empty image or if libjpeg fails. Thread-safe.
     public struct JPEG: ImageEncoding, Sendable {
         /// The compression quality from 0 (smallest) to 1 (best); values outside are clamped. Default 0.8.
         public var quality: Float
@@ -36,7 +37,9 @@ extension ImageEncoders {
             }
             defer { CJPEGShim_FreeEncoded(output) }
             guard status == CJPEGShim_OK, let output else { return nil }
-            return Data(bytes: output, count: size)
+            let encoded = Data(bytes: output, count: size)
+            guard let profile = image.colorProfile?.iccData else { return encoded }
+            return JPEGMarkers.embedding(profile, in: encoded) ?? encoded
         }
     }
 }

@@ -34,11 +34,19 @@ struct JPEGDecoding {
                 return try pixels(reducedDecompressor, denominator: 8, blockSmoothing: false, allowsTruncation: false)
             })
         {
-            return orientation.apply(to: image)
+            return withColorProfile(orientation.apply(to: image), from: bytes)
         }
         let image = try pixels(
             decompressor, denominator: denominator, blockSmoothing: true, allowsTruncation: allowsTruncation)
-        return orientation.apply(to: image)
+        return withColorProfile(orientation.apply(to: image), from: bytes)
+    }
+
+    /// `image` with the ICC profile of the file's `APP2` segments, if it has a whole one.
+    private func withColorProfile(_ image: PlatformImage, from bytes: UnsafeRawBufferPointer) -> PlatformImage {
+        guard let profile = JPEGMarkers.iccProfile(in: bytes) else { return image }
+        var image = image
+        image.colorProfile = .icc(profile)
+        return image
     }
 
     /// Decodes the pixels of a decompressor whose header was read.

@@ -38,7 +38,7 @@ enum JPEGMarkers {
     /// The EXIF orientation from the APP1 segments before the first scan; `.up` if there is none.
     static func orientation(in bytes: UnsafeRawBufferPointer) -> ExifOrientation {
         var orientation = ExifOrientation.up
-        walk(bytes) { segment in
+        walk(bytes, stoppingAtScan: true) { segment in
             if segment.marker == app1,
                 let value = ExifOrientation(exifSegment: UnsafeRawBufferPointer(rebasing: bytes[segment.payload]))
             {
@@ -167,8 +167,11 @@ enum JPEGMarkers {
     }
 
     /// Calls `body` with each segment after SOI, in order, until it returns `false`, the data ends or is
-    /// malformed. The end-of-image marker is the last segment reported.
-    static func walk(_ bytes: UnsafeRawBufferPointer, _ body: (Segment) -> Bool) {
+    /// malformed. The end-of-image marker is the last segment reported. With `stoppingAtScan`, the first
+    /// start-of-scan is the last segment reported, without looking for the end of its entropy-coded data (its `end`
+    /// is that of its header, `isComplete` is `false`): for callers that only read the segments before the image
+    /// data, which then cost nothing like the size of the file.
+    static func walk(_ bytes: UnsafeRawBufferPointer, stoppingAtScan: Bool = false, _ body: (Segment) -> Bool) {
         let count = bytes.count
         guard count >= 2, bytes[0] == 0xFF, bytes[1] == startOfImage else { return }
         var position = 2
@@ -200,6 +203,11 @@ enum JPEGMarkers {
             let payload = (position + 2)..<(position + length)
             position += length
             var segment = Segment(marker: marker, start: start, payload: payload, end: position, isComplete: true)
+            if marker == startOfScan && stoppingAtScan {
+                segment.isComplete = false
+                _ = body(segment)
+                return
+            }
             if marker == startOfScan {
                 let next = nextMarker(in: bytes, from: position)
                 segment.end = next ?? count

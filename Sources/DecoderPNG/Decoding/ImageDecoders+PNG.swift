@@ -7,7 +7,9 @@ extension ImageDecoders {
     /// Every colour type and bit depth is supported: grayscale (1, 2, 4, 8, 16 bits), RGB (8, 16),
     /// palette (1, 2, 4, 8) with or without `tRNS` transparency, gray + alpha, RGBA, colour-key `tRNS`, and
     /// Adam7 interlacing. 16-bit samples are reduced to 8 bits; the straight alpha of the file is
-    /// premultiplied. Images without alpha are marked `PlatformImage.isOpaque`.
+    /// premultiplied. Images without alpha are marked `PlatformImage.isOpaque`. The colour profile of a `cICP` or
+    /// `iCCP` chunk becomes `PlatformImage.colorProfile` (an `sRGB` chunk means sRGB: no profile); the pixels are
+    /// left in that colour space for the pipeline's converter.
     ///
     /// PNG can't be decoded at a reduced size, so a `ImageRequest.thumbnail` request decodes the full
     /// image and the pipeline resizes it.
@@ -47,7 +49,9 @@ extension ImageDecoders {
         public func decode(_ data: Data) throws -> ImageContainer {
             guard !data.isEmpty else { throw Error.emptyData }
             let image = try data.withUnsafeBytes { bytes in
-                try PNGReader(bytes: bytes).decode(configuration: configuration)
+                var image = try PNGReader(bytes: bytes).decode(configuration: configuration)
+                image.colorProfile = PNGColorChunks.profile(in: bytes)
+                return image
             }
             return ImageContainer(image: image, type: .png)
         }

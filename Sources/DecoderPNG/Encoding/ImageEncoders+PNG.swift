@@ -6,8 +6,9 @@ extension ImageEncoders {
     ///
     /// Opaque images (`PlatformImage.isOpaque`, or every alpha byte 255) are written as RGB, the others
     /// as RGBA with straight alpha (the premultiplied pixels are converted back; colour under very low alpha
-    /// loses precision, as with any premultiplied source). Returns `nil` for an empty image or if libpng
-    /// fails. Thread-safe.
+    /// loses precision, as with any premultiplied source). A `PlatformImage.colorProfile` is embedded, an ICC
+    /// profile as `iCCP` and a CICP description as `cICP`. Returns `nil` for an empty image or if libpng fails.
+    /// Thread-safe.
     public struct PNG: ImageEncoding, Sendable {
         /// Trades compression ratio for speed (libpng's `PNG_IMAGE_FLAG_FAST`). Default `false`.
         public var isFast: Bool
@@ -21,8 +22,10 @@ extension ImageEncoders {
             guard !image.isEmpty, image.width <= Int(Int32.max) / 4 else { return nil }
             let isOpaque = image.isOpaque || PNGWriter.isFullyOpaque(image)
             let pixels = isOpaque ? PNGWriter.rgb(of: image) : image.unpremultipliedRGBA()
-            return PNGWriter(width: image.width, height: image.height, hasAlpha: !isOpaque, isFast: isFast)
+            let encoded = PNGWriter(width: image.width, height: image.height, hasAlpha: !isOpaque, isFast: isFast)
                 .write(pixels)
+            guard let encoded, let profile = image.colorProfile else { return encoded }
+            return PNGColorChunks.embedding(profile, in: encoded) ?? encoded
         }
     }
 }

@@ -51,7 +51,8 @@ extension ImageDecoders {
             self.target = ImageDecodingTarget(request: context.request)
         }
 
-        /// Decodes the complete data: a still image, or the first frame of an animation (keeping `data`).
+        /// Decodes the complete data: a still image, or the first frame of an animation (keeping `data`). The
+        /// `ICCP` chunk's profile becomes `PlatformImage.colorProfile`; the pixels stay in its colour space.
         ///
         /// - Throws: ``Error``: `emptyData`, `invalidData` and `truncatedData` (with libwebp's status),
         ///   `imageTooLarge` or `outOfMemory`.
@@ -60,14 +61,18 @@ extension ImageDecoders {
             guard !data.isEmpty else { throw Error.emptyData }
             let features = try data.withUnsafeBytes { try WebPFeatures(bytes: $0) }
             try features.checkSize(configuration)
+            let profile = data.withUnsafeBytes { WebPColorProfile.iccProfile(in: $0) }.map(ColorProfile.icc)
             if features.hasAnimation {
                 let animation = try Animation(data: data, configuration: configuration)
-                return ImageContainer(image: try animation.frame(at: 0), type: .webp, data: data)
+                var image = try animation.frame(at: 0)
+                image.colorProfile = profile
+                return ImageContainer(image: image, type: .webp, data: data)
             }
             let size = target.pixelSize(width: features.width, height: features.height)
-            let image = try data.withUnsafeBytes { bytes in
+            var image = try data.withUnsafeBytes { bytes in
                 try WebPStillDecoding.decode(bytes, width: size.width, height: size.height, features: features)
             }
+            image.colorProfile = profile
             return ImageContainer(image: image, type: .webp)
         }
     }

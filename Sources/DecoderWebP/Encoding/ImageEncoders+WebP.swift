@@ -7,7 +7,8 @@ extension ImageEncoders {
     ///
     /// libwebp takes straight alpha, so images with alpha are converted from premultiplied first; opaque
     /// images are passed as they are. Images larger than 16383 pixels a side (WebP's limit) and empty images
-    /// encode to `nil`. Thread-safe.
+    /// encode to `nil`. An ICC `PlatformImage.colorProfile` is embedded as an `ICCP` chunk (through
+    /// libwebpmux); WebP has no place for a CICP description. Thread-safe.
     public struct WebP: ImageEncoding, Sendable {
         /// The lossy quality from 0 (smallest) to 1 (best); values outside are clamped. Lossless encoding
         /// ignores it. Default 0.8.
@@ -44,7 +45,9 @@ extension ImageEncoders {
             }
             defer { WebPFree(output) }
             guard size > 0, let output else { return nil }
-            return Data(bytes: output, count: size)
+            let encoded = Data(bytes: output, count: size)
+            guard let profile = image.colorProfile?.iccData else { return encoded }
+            return WebPColorProfile.embedding(profile, in: encoded) ?? encoded
         }
 
         private func encode(

@@ -181,6 +181,8 @@ struct ServeRun {
         configuration.httpCachePolicy = .followHeaders
         configuration.maximumResponseDataSize = options.maximumSourceBytes
         configuration.makeImageDecoder = { registry.decoder(for: $0) }
+        // Embedded colour profiles are converted to sRGB, as imgproxy does by default (IMGPROXY_STRIP_COLOR_PROFILE).
+        configuration.colorConverter = LCMSColorConverter.shared
         configuration.dataLoadingQueue = TaskQueue(maxConcurrentOperationCount: max(6, options.workers * 2))
         let pipeline = ImagePipeline(configuration: configuration)
 

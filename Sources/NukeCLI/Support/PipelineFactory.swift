@@ -45,6 +45,7 @@ enum PipelineFactory {
         var configuration = ImagePipeline.Configuration(dataLoader: loader.make(), imageCache: ImageCache())
         configuration.dataCache = dataCache
         configuration.makeImageDecoder = { registry.decoder(for: $0) }
+        configuration.colorConverter = LCMSColorConverter.shared  // Embedded colour profiles to sRGB.
         configure(&configuration)
         return ImagePipeline(configuration: configuration, delegate: delegate)
     }

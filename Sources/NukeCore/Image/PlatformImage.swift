@@ -30,6 +30,11 @@ public struct PlatformImage: Sendable, Hashable {
     /// `true` when every pixel is known to be fully opaque (alpha 255). Codecs set it for formats without
     /// alpha; it is a hint that lets processors skip alpha work, never a promise the bytes are checked.
     public var isOpaque: Bool
+    /// The colour space of the pixels, as the decoder found it in the file; `nil` (every initializer's value)
+    /// means sRGB or unknown, treated as sRGB. The pipeline converts images with a profile to sRGB right after
+    /// decoding when it has a ``ImagePipeline/Configuration/colorConverter`` (see
+    /// ``ImagePipeline/ColorProfilePolicy``); encoders embed a profile that is still here.
+    public var colorProfile: ColorProfile?
 
     // Internal (not private) so that the initializers in other files can set it.
     var storage: PixelStorage
@@ -238,10 +243,11 @@ public struct PlatformImage: Sendable, Hashable {
 }
 
 extension PlatformImage {
-    /// Equal when the dimensions, ``scale``, ``isOpaque`` and every pixel byte are equal.
+    /// Equal when the dimensions, ``scale``, ``isOpaque``, ``colorProfile`` and every pixel byte are equal.
     public static func == (lhs: PlatformImage, rhs: PlatformImage) -> Bool {
         lhs.width == rhs.width && lhs.height == rhs.height && lhs.bytesPerRow == rhs.bytesPerRow
-            && lhs.scale == rhs.scale && lhs.isOpaque == rhs.isOpaque && lhs.storage.hasSameBytes(as: rhs.storage)
+            && lhs.scale == rhs.scale && lhs.isOpaque == rhs.isOpaque && lhs.colorProfile == rhs.colorProfile
+            && lhs.storage.hasSameBytes(as: rhs.storage)
     }
 
     /// Hashes what ``==(_:_:)`` compares, the pixel bytes included.
@@ -251,6 +257,7 @@ extension PlatformImage {
         hasher.combine(bytesPerRow)
         hasher.combine(scale)
         hasher.combine(isOpaque)
+        hasher.combine(colorProfile)
         withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 }

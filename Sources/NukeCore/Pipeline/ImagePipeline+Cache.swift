@@ -57,7 +57,8 @@ extension ImagePipeline {
             guard caches.contains(.disk), let data = cachedData(for: request) else { return nil }
             let context = ImageDecodingContext(request: request, data: data, isCompleted: true, cacheType: .disk)
             guard let decoder = core.decoder(for: context) else { return nil }
-            return decodeCachedData(context, with: decoder)?.container
+            return decodeCachedData(
+                context, with: decoder, converter: core.configuration.colorConverterForDecoding)?.container
         }
 
         /// Stores `image` for `request`: in memory, and (with `.disk`) encoded with the pipeline's encoder in

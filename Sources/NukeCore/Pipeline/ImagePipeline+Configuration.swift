@@ -124,6 +124,20 @@ extension ImagePipeline {
         /// Limits concurrent disk cache reads (default 2).
         public var dataCachingQueue = TaskQueue(maxConcurrentOperationCount: 2)
 
+        /// Converts decoded images from their ``PlatformImage/colorProfile`` to sRGB (see
+        /// ``colorProfilePolicy``); `nil`, NukeCore's default, leaves every image's pixels and profile as decoded.
+        /// The `Nuke` product's configurations set `LCMSColorConverter` from its `ColorLCMS` product.
+        public var colorConverter: (any ColorConverting)?
+
+        /// Whether decoded images are converted to sRGB with ``colorConverter`` or keep their own colour space.
+        /// Default `.convertToSRGB`, which has no effect while ``colorConverter`` is `nil`.
+        public var colorProfilePolicy = ImagePipeline.ColorProfilePolicy.convertToSRGB
+
+        /// The converter the decoding step uses: ``colorConverter`` under `.convertToSRGB`, else `nil`.
+        var colorConverterForDecoding: (any ColorConverting)? {
+            colorProfilePolicy == .convertToSRGB ? colorConverter : nil
+        }
+
         // MARK: Options kept for Nuke compatibility
 
         /// Has no effect on Linux. On Apple platforms it forces lazily decoded images into bitmaps off the main

@@ -96,6 +96,7 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse>, @unchecked Send
         let ticket = response.ticket ?? core.decodingBacklog.take(response.data.count)
         backlogTicket = ticket  // Released when the decode ends, or by `didDispose` if it never runs.
         let (isStale, httpMetadata) = (response.isStale, response.httpMetadata)
+        let converter = core.configuration.colorConverterForDecoding
         let decoded:
             @Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Result<ImageResponse, ImagePipeline.Error> = {
                 core.statistics.withLock { $0.decodes += 1 }
@@ -117,10 +118,12 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse>, @unchecked Send
         let queue = core.configuration.imageDecodingQueue
         if let decoder = decoder as? any AsyncImageDecoding {
             operation = core.runOffGraphAsync(
-                on: queue, priority: priority, { decoded(await decode(context, with: decoder)) }, then: then)
+                on: queue, priority: priority, { decoded(await decode(context, with: decoder, converter: converter)) },
+                then: then)
         } else {
             operation = core.runOffGraph(
-                on: queue, priority: priority, { decoded(decode(context, with: decoder)) }, then: then)
+                on: queue, priority: priority, { decoded(decode(context, with: decoder, converter: converter)) },
+                then: then)
         }
     }
 
@@ -184,9 +187,13 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse>, @unchecked Send
         }
         lastPreviewTime = now  // Throttle attempts, not only successes: a decoder may yield nothing.
         let request = self.request
+        let converter = core.configuration.colorConverterForDecoding
         previewOperation = core.runOffGraph(on: core.configuration.imageDecodingQueue, priority: priority) {
             var container = preview()
             container?.isPreview = true
+            if let converter, let image = container?.image, image.colorProfile != nil {
+                container?.image = convertToSRGB(image, with: converter)  // Previews match the final image.
+            }
             return container
         } then: { [self] container, operation in
             self.didDecodePreview(container, request: request, operation: operation)
@@ -201,13 +208,14 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse>, @unchecked Send
     }
 }
 
-/// Decodes complete data, applying the request's scale and thumbnail.
+/// Decodes complete data, applying the request's scale and thumbnail, and converting to sRGB with `converter`.
 private func decode(
     _ context: ImageDecodingContext,
-    with decoder: any ImageDecoding
+    with decoder: any ImageDecoding,
+    converter: (any ColorConverting)?
 ) -> Result<ImageResponse, ImagePipeline.Error> {
     do {
-        return .success(try makeResponse(try decoder.decode(context.data), context: context))
+        return .success(try makeResponse(try decoder.decode(context.data), context: context, converter: converter))
     } catch {
         return .failure(.decodingFailed(decoder: decoder, context: context, error: error))
     }
@@ -216,17 +224,23 @@ private func decode(
 /// Decodes complete data with an asynchronous decoder.
 private func decode(
     _ context: ImageDecodingContext,
-    with decoder: any AsyncImageDecoding
+    with decoder: any AsyncImageDecoding,
+    converter: (any ColorConverting)?
 ) async -> Result<ImageResponse, ImagePipeline.Error> {
     do {
-        return .success(try makeResponse(try await decoder.decode(context.data), context: context))
+        return .success(
+            try makeResponse(try await decoder.decode(context.data), context: context, converter: converter))
     } catch {
         return .failure(.decodingFailed(decoder: decoder, context: context, error: error))
     }
 }
 
-/// The response of a decoded image: the request's scale applied, thumbnail options enforced, the type filled in.
-private func makeResponse(_ decoded: ImageContainer, context: ImageDecodingContext) throws -> ImageResponse {
+/// The response of a decoded image: the request's scale applied, thumbnail options enforced, the pixels converted
+/// to sRGB (after the thumbnail, so fewer pixels go through the transform, as libvips' thumbnail does), the type
+/// filled in.
+private func makeResponse(
+    _ decoded: ImageContainer, context: ImageDecodingContext, converter: (any ColorConverting)?
+) throws -> ImageResponse {
     var container = decoded
     if let scale = context.request.scale, scale > 0, container.image.scale == 1 {
         container.image.scale = Double(scale)
@@ -234,7 +248,12 @@ private func makeResponse(_ decoded: ImageContainer, context: ImageDecodingConte
     if let thumbnail = context.request.thumbnail {
         // Codecs that scale while decoding get close (JPEG's DCT scaling) or exact (WebP, SVG); the rest
         // decode the full image. Either way the thumbnail ends up exactly the size the options ask for.
+        let profile = container.image.colorProfile
         container.image = try thumbnail.makeThumbnail(from: container.image, scale: context.request.scale)
+        container.image.colorProfile = profile  // Same pixels' colour space, fewer pixels.
+    }
+    if let converter, container.image.colorProfile != nil {
+        container.image = convertToSRGB(container.image, with: converter)
     }
     if container.type == nil {
         container.type = context.type
@@ -244,18 +263,34 @@ private func makeResponse(_ decoded: ImageContainer, context: ImageDecodingConte
         cacheType: context.cacheType)
 }
 
+/// `image` in sRGB; when the converter can't use its profile (damaged, or a colour space it doesn't handle), the
+/// decoded pixels unchanged without the profile, treated as sRGB from here on.
+func convertToSRGB(_ image: PlatformImage, with converter: any ColorConverting) -> PlatformImage {
+    do {
+        var converted = try converter.convertToSRGB(image)
+        converted.colorProfile = nil
+        return converted
+    } catch {
+        var image = image
+        image.colorProfile = nil
+        return image
+    }
+}
+
 /// Decodes data from the disk cache with an asynchronous decoder; `nil` when decoding fails.
 func decodeCachedData(
     _ context: ImageDecodingContext,
-    with decoder: any AsyncImageDecoding
+    with decoder: any AsyncImageDecoding,
+    converter: (any ColorConverting)?
 ) async -> ImageResponse? {
-    try? await decode(context, with: decoder).get()
+    try? await decode(context, with: decoder, converter: converter).get()
 }
 
 /// Decodes data from the disk cache off the graph; `nil` when there's no decoder or decoding fails.
 func decodeCachedData(
     _ context: ImageDecodingContext,
-    with decoder: any ImageDecoding
+    with decoder: any ImageDecoding,
+    converter: (any ColorConverting)?
 ) -> ImageResponse? {
-    try? decode(context, with: decoder).get()
+    try? decode(context, with: decoder, converter: converter).get()
 }

@@ -54,6 +54,7 @@ final class TaskLoadImage: PipelineTask<ImageResponse>, @unchecked Sendable {
         let statistics = core.statistics
         let budget = core.decodingBacklog
         let queue = core.configuration.imageDecodingQueue
+        let converter = core.configuration.colorConverterForDecoding
         let then: @Sendable (ImageResponse?, TaskQueue.Operation) -> Void = {
             [self] response, _ in
             self.didDecodeCachedData(response)
@@ -63,14 +64,14 @@ final class TaskLoadImage: PipelineTask<ImageResponse>, @unchecked Sendable {
                 on: queue, priority: priority,
                 {
                     statistics.withLock { $0.decodes += 1 }
-                    return await decodeCachedData(context, with: decoder).map(budget.hold)
+                    return await decodeCachedData(context, with: decoder, converter: converter).map(budget.hold)
                 }, then: then)
         } else {
             operation = core.runOffGraph(
                 on: queue, priority: priority,
                 {
                     statistics.withLock { $0.decodes += 1 }
-                    return decodeCachedData(context, with: decoder).map(budget.hold)
+                    return decodeCachedData(context, with: decoder, converter: converter).map(budget.hold)
                 }, then: then)
         }
     }
@@ -221,6 +222,11 @@ private func process(
     do {
         var container = try processor.process(response.container, context: context)
         container.isPreview = !isCompleted
+        if container.image.colorProfile == nil {
+            // Processors make new images; the pixels stay in the colour space they came in (sRGB unless the
+            // pipeline keeps profiles), so the profile carries over.
+            container.image.colorProfile = response.container.image.colorProfile
+        }
         // An image made from a cached one reports that cache (Nuke's behaviour): `.memory` when the original or
         // an intermediate image came from the memory cache.
         var output = ImageResponse(

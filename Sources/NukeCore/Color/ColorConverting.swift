@@ -1,0 +1,21 @@
+/// Converts an image's pixels from its ``PlatformImage/colorProfile`` to sRGB.
+///
+/// The pipeline calls its ``ImagePipeline/Configuration/colorConverter`` once per decoded image, right after
+/// decoding (and the request's thumbnail), so that processors, encoders and the app see sRGB pixels. NukeCore has
+/// no converter of its own (it links no C library); the `ColorLCMS` product has one on lcms2, and the `Nuke`
+/// product's configurations set it.
+///
+/// ## Contract
+/// - Called on the pipeline's decoding queue, from several threads at once: implementations are thread-safe.
+/// - Only called for an image whose ``PlatformImage/colorProfile`` is not `nil`.
+/// - Returns the image with sRGB pixels and a `nil` profile, its size, ``PlatformImage/scale`` and
+///   ``PlatformImage/isOpaque`` unchanged, in the premultiplied RGBA layout ``PlatformImage`` documents.
+/// - Throws when it can't use the profile (damaged bytes, a colour space it doesn't handle, such as BT.2020 with
+///   PQ): the pipeline then keeps the decoded pixels as they are and drops the profile (treated as sRGB), so
+///   a damaged profile never fails a request.
+public protocol ColorConverting: Sendable {
+    /// Returns `image` converted from its ``PlatformImage/colorProfile`` to sRGB, with a `nil` profile.
+    ///
+    /// - Throws: An error of the converter's own when the profile can't be used.
+    func convertToSRGB(_ image: PlatformImage) throws -> PlatformImage
+}

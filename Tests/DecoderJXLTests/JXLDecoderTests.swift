@@ -183,3 +183,36 @@ struct JXLProgressiveTests {
         #expect(ImageDecoders.JXL().decodePartiallyDownloadedData(data.prefix(data.count - 1)) == nil)
     }
 }
+
+@Suite struct JXLColorProfileTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cjxl")))
+    func aLosslessFileInAdobeRGBHandsItsProfileOverAndSRGBHandsNothing() throws {
+        // Given lossless JPEG XL files cjxl made from an Adobe RGB PNG (its iCCP kept) and from a PNG without one
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jxl-icc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let colorFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../ColorLCMSTests/Fixtures").standardized
+        func encode(_ name: String) throws -> Data {
+            let output = directory.appendingPathComponent(name + ".jxl")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/cjxl")
+            process.arguments = [colorFixtures.appendingPathComponent(name + ".png").path, output.path, "-d", "0"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            return try Data(contentsOf: output)
+        }
+
+        // When they are decoded
+        let wide = try ImageDecoders.JXL().decode(try encode("adobergb")).image
+        let plain = try ImageDecoders.JXL().decode(try encode("noprofile")).image
+
+        // Then the Adobe RGB one carries the profile libjxl reports for its pixels, and the other none
+        let profile = try #require(try ImageDecoders.JXL.iccProfile(in: try encode("adobergb")))
+        #expect(wide.colorProfile == .icc(profile))
+        #expect(plain.colorProfile == nil)
+    }
+}

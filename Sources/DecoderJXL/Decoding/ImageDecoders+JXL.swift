@@ -10,9 +10,9 @@ extension ImageDecoders {
     ///   associated (premultiplied) alpha is kept as stored.
     /// - Orientation: the image is returned as displayed, its orientation (from the codestream, where cjxl puts a
     ///   JPEG's EXIF orientation) applied by libjxl.
-    /// - Colour: nothing is colour-managed. An XYB-coded image (what lossy encoders write) is converted by libjxl
-    ///   to sRGB; an image coded in its original colour space (lossless, or a recompressed JPEG) comes in that
-    ///   space, its ICC profile not applied.
+    /// - Colour: an XYB-coded image (what lossy encoders write) is converted by libjxl to sRGB; an image coded in
+    ///   its original colour space (lossless, or a recompressed JPEG) comes in that space, with its ICC profile as
+    ///   the image's `colorProfile` (nil when it is sRGB), which the pipeline's colour converter applies.
     /// - Animations: the container holds the first displayed frame and keeps the data in `ImageContainer.data`;
     ///   ``Animation`` reads the frame count, durations and loop count and decodes any frame. Layers and
     ///   zero-duration frames are composited into the frame they belong to, as viewers show them.

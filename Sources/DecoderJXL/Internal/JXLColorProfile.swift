@@ -7,7 +7,7 @@ extension ImageDecoders.JXL {
     /// the profile embedded in the file, or the one libjxl synthesises from the file's structured colour encoding.
     /// `nil` when libjxl can't give one (an unknown or XYB colour space). No pixel is decoded.
     ///
-    /// For colour management, which this package doesn't do yet: decoding leaves colours unconverted.
+    /// Decoding hands the profile of the pixels it writes to the pipeline as `PlatformImage.colorProfile`.
     ///
     /// - Throws: ``Error``: `emptyData`, `invalidData` or `truncatedData`.
     static func iccProfile(in data: Data) throws -> Data? {

@@ -10,6 +10,8 @@ import NukeCore
 final class JXLFrameDecoder {
     private let handle: JXLDecoderHandle
     private let headers: JXLHeaders
+    /// The colour space of the pixels libjxl writes, once it has read the colour encoding: `nil` for sRGB.
+    private var colorProfile: ColorProfile?
 
     /// A decoder of `bytes`, a whole file.
     init(bytes: UnsafeRawBufferPointer, headers: JXLHeaders) throws(ImageDecoders.JXL.Error) {
@@ -42,6 +44,7 @@ final class JXLFrameDecoder {
                 var srgb = JxlColorEncoding()
                 JxlColorEncodingSetToSRGB(&srgb, headers.isGray ? JXL_TRUE : JXL_FALSE)
                 _ = JxlDecoderSetPreferredColorProfile(handle.decoder, &srgb)
+                colorProfile = headers.isGray ? nil : Self.outputProfile(of: handle.decoder)
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                 return true
             case JXL_DEC_SUCCESS:
@@ -62,7 +65,7 @@ final class JXLFrameDecoder {
             size == headers.width * headers.height * PlatformImage.bytesPerPixel
         else { throw .invalidData(message: "the frame's size differs from the image's") }
         do {
-            return try PlatformImage(
+            var image = try PlatformImage(
                 width: headers.width, height: headers.height, isPremultiplied: headers.isAlphaPremultiplied,
                 isOpaque: !headers.hasAlpha
             ) { pixels in
@@ -71,11 +74,41 @@ final class JXLFrameDecoder {
                 else { throw ImageDecoders.JXL.Error.invalidData(message: "libjxl refused the output buffer") }
                 try finish()
             }
+            image.colorProfile = colorProfile
+            return image
         } catch let error as ImageDecoders.JXL.Error {
             throw error
         } catch {
             throw .outOfMemory
         }
+    }
+}
+
+extension JXLFrameDecoder {
+    /// The colour space of the pixels `decoder` writes (libjxl's "data" target, after the sRGB preference): `nil`
+    /// when it is sRGB — what libjxl converts lossy (XYB) images to — else the ICC profile libjxl gives for it, the
+    /// file's own or one made from its structured colour encoding, for the pipeline's colour converter. `nil` as well
+    /// when libjxl gives none.
+    static func outputProfile(of decoder: OpaquePointer) -> ColorProfile? {
+        var encoding = JxlColorEncoding()
+        if JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &encoding)
+            == JXL_DEC_SUCCESS, encoding.color_space == JXL_COLOR_SPACE_RGB,
+            encoding.white_point == JXL_WHITE_POINT_D65, encoding.primaries == JXL_PRIMARIES_SRGB,
+            encoding.transfer_function == JXL_TRANSFER_FUNCTION_SRGB
+        {
+            return nil
+        }
+        var size = 0
+        guard JxlDecoderGetICCProfileSize(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &size) == JXL_DEC_SUCCESS,
+            size > 0, size <= 4 << 20
+        else { return nil }
+        var profile = Data(count: size)
+        let status = profile.withUnsafeMutableBytes { buffer in
+            JxlDecoderGetColorAsICCProfile(
+                decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                buffer.count)
+        }
+        return status == JXL_DEC_SUCCESS ? .icc(profile) : nil
     }
 }
 

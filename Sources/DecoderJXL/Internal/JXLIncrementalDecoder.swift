@@ -15,6 +15,8 @@ final class JXLIncrementalDecoder {
     private var input: UnsafeMutableRawBufferPointer
     private var inputStart: Int
     private var output: UnsafeMutableRawBufferPointer?
+    /// The colour space of the pixels libjxl writes, once it has read the colour encoding: `nil` for sRGB.
+    private var colorProfile: ColorProfile?
 
     /// A decoder of the first frame of a still image whose `headers`, read from `bytes` (the download so far),
     /// passed the limits; `nil` for an animation, which has no previews.
@@ -73,6 +75,7 @@ final class JXLIncrementalDecoder {
                 var srgb = JxlColorEncoding()
                 JxlColorEncodingSetToSRGB(&srgb, headers.isGray ? JXL_TRUE : JXL_FALSE)
                 _ = JxlDecoderSetPreferredColorProfile(handle.decoder, &srgb)
+                colorProfile = headers.isGray ? nil : JXLFrameDecoder.outputProfile(of: handle.decoder)
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                 try setOutputBuffer()
             case JXL_DEC_FULL_IMAGE:
@@ -101,15 +104,17 @@ final class JXLIncrementalDecoder {
         else { throw .invalidData(message: "libjxl refused the output buffer") }
     }
 
-    /// A copy of the output buffer as an image.
+    /// A copy of the output buffer as an image, in the colour space libjxl writes.
     private func snapshot() -> PlatformImage? {
         guard let output else { return nil }
-        return try? PlatformImage(
+        var image = try? PlatformImage(
             width: headers.width, height: headers.height, isPremultiplied: headers.isAlphaPremultiplied,
             isOpaque: !headers.hasAlpha
         ) { pixels in
             pixels.copyMemory(from: UnsafeRawBufferPointer(output))
         }
+        image?.colorProfile = colorProfile
+        return image
     }
 }
 

@@ -336,6 +336,25 @@ struct ServeCommandTests {
         return try #require(Int(text), "redis-cli said \(text)")
     }
 
+    @Test func aJPEGXLSourceIsServedAsJPEG() async throws {
+        // Given a lossless JPEG XL source on the origin
+        let image = Fixtures.photoLikeImage(width: 160, height: 120)
+        let jxl = try #require(ImageEncoders.JXL(quality: 1).encode(image))
+        let nginx = try await NginxServer.start(files: ["photo.jxl": jxl])
+        let serve = try await ServeProcess(["--allow-source-addresses", "127.0.0.1"])
+
+        // When it is asked for a thumbnail of it
+        let response = try await CurlClient.get(
+            serve.url("/unsafe/w:80/plain/" + nginx.url("photo.jxl").absoluteString))
+        #expect(try await serve.stop() == 0)
+        await nginx.stopped()
+
+        // Then the thumbnail is a JPEG (the source's format is not one the service writes) of the planned size
+        #expect(response.status == 200 && response.headers["content-type"] == "image/jpeg")
+        let thumbnail = try Self.decode(response.body)
+        #expect((thumbnail.width, thumbnail.height) == (80, 60))
+    }
+
     @Test func theMemoryCacheHoldsResultsAndSourcesAndZeroHoldsNothing() async throws {
         // Given one instance with the default memory tiers and one with none
         let nginx = try await Self.origin()

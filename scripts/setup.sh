@@ -12,6 +12,8 @@ packages=(
     librsvg2-dev        # DecoderSVG (CRSVG: librsvg, cairo, GLib)
     libgif-dev          # DecoderGIF (CGIF, CGIFShim: giflib)
     libavif-dev         # DecoderAVIF (CAVIF, CAVIFShim: libavif, decoding with dav1d, encoding with libaom)
+    libheif-dev         # DecoderHEIF (CHEIF, CHEIFShim: libheif, decoding HEVC with libde265)
+    libheif-examples    # DecoderHEIFTests: heif-enc and heif-convert made the fixtures (scripts/make-heif-fixtures.py)
     fonts-dejavu-core   # a font for the SVG text-rendering tests
     libssl-dev          # CacheDisk: SHA-256 file names (OpenSSL libcrypto, CCrypto)
     libxxhash-dev       # CacheDisk: XXH3 checksums of entries and journal records (CXXHash)

@@ -2,6 +2,7 @@ import Foundation
 @_exported public import CacheDisk
 @_exported public import DecoderAVIF
 @_exported public import DecoderGIF
+@_exported public import DecoderHEIF
 @_exported public import DecoderJPEG
 @_exported public import DecoderPNG
 @_exported public import DecoderSVG
@@ -12,8 +13,8 @@ import Foundation
 
 extension ImagePipeline {
     /// Makes a pipeline with the default set of plugins: ``CurlDataLoader``, a ``DataCache`` named `cacheName` in
-    /// the user's cache directory (`$XDG_CACHE_HOME` or `~/.cache`), the PNG, JPEG, WebP, SVG, GIF and
-    /// AVIF decoders (registered in `registry`), and ``ImageEncoders/Default`` for encoded images in the disk cache.
+    /// the user's cache directory (`$XDG_CACHE_HOME` or `~/.cache`), the PNG, JPEG, WebP, SVG, GIF,
+    /// AVIF and HEIF decoders (registered in `registry`), and ``ImageEncoders/Default`` for encoded images in the disk cache.
     ///
     /// - Parameters:
     ///   - cacheName: The disk cache's directory name.
@@ -58,7 +59,7 @@ extension ImagePipeline {
 }
 
 extension ImageDecoderRegistry {
-    /// Registers the PNG, JPEG, WebP, SVG, GIF and AVIF decoders. Registering again adds them again (the latest
+    /// Registers the PNG, JPEG, WebP, SVG, GIF, AVIF and HEIF decoders. Registering again adds them again (the latest
     /// registration is asked first), so call it once.
     public func registerDefaultCodecs() {
         ImageDecoders.PNG.register(in: self)
@@ -67,5 +68,6 @@ extension ImageDecoderRegistry {
         ImageDecoders.SVG.register(in: self)
         ImageDecoders.GIF.register(in: self)
         ImageDecoders.AVIF.register(in: self)
+        ImageDecoders.HEIF.register(in: self)
     }
 }

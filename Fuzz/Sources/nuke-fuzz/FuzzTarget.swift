@@ -25,6 +25,7 @@ struct FuzzTarget: Sendable {
         FuzzTarget("svg", run: DecoderTargets.svg),
         FuzzTarget("gif", run: DecoderTargets.gif),
         FuzzTarget("avif", run: DecoderTargets.avif),
+        FuzzTarget("heif", run: DecoderTargets.heif),
         // The Swift parsers in front of the codecs and loaders.
         FuzzTarget("asset-type", run: ParserTargets.assetType),
         FuzzTarget("jpeg-markers", run: ParserTargets.jpegMarkers),

@@ -229,6 +229,7 @@ struct ServeRun {
         register(ImageDecoders.SVG.self, \.maximumPixelCount)
         register(ImageDecoders.GIF.self, \.maximumPixelCount)
         register(ImageDecoders.AVIF.self, \.maximumPixelCount)
+        register(ImageDecoders.HEIF.self, \.maximumPixelCount)
         return registry
     }
 

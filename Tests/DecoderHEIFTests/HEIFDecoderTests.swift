@@ -32,9 +32,8 @@ struct HEIFDecoderTests {
         // translucent.png's alpha is min(255, 3x + y): transparent at the top left, opaque on the right.
         #expect(try #require(translucent.pixel(x: 0, y: 0)).a < 8)
         #expect(try #require(translucent.pixel(x: 95, y: 63)).a == 255)
-        #expect(translucent.bytes.enumerated().allSatisfy { index, value in
-            index % 4 == 3 || value <= translucent.bytes[index | 3]
-        })
+        let bytes = translucent.bytes
+        #expect(bytes.enumerated().allSatisfy { index, value in index % 4 == 3 || value <= bytes[index | 3] })
     }
 
     @Test("irot is applied: the image is in display orientation, as heif-convert shows it")

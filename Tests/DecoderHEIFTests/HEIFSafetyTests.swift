@@ -55,7 +55,9 @@ struct HEIFSafetyTests {
 
     @Test(
         "every truncation and 300 seeded mutations return or throw, never crash",
-        arguments: ["gradient.heic", "translucent.heic", "thumbnail.heic", "pillow-heif/transform_mismatch_thumbnail.heic"])
+        arguments: [
+            "gradient.heic", "translucent.heic", "thumbnail.heic", "pillow-heif/transform_mismatch_thumbnail.heic",
+        ])
     func corruptionSweep(_ name: String) throws {
         let sample = try fixture(name)
 

@@ -1,6 +1,7 @@
 internal import CHEIF
 internal import CHEIFShim
 import Foundation
+import NukeCore
 
 /// The colour description of an image item as the file stores it: its raw ICC profile and its nclx values
 /// (ITU-T H.273 code points). Read for colour management; decoding doesn't convert colour.
@@ -43,11 +44,13 @@ extension HEIFImageHandle {
 
 extension HEIFReader {
     /// The primary image's colour description, read from `data` without decoding any image.
+    ///
+    /// - Throws: ``ImageDecoders/HEIF/Error`` when libheif can't read the container.
     static func primaryColorProfile(
         of data: Data, configuration: ImageDecoders.HEIF.Configuration = .init()
-    ) throws(ImageDecoders.HEIF.Error) -> HEIFColorProfile {
-        guard !data.isEmpty else { throw .emptyData }
-        return try data.withUnsafeBytes { (bytes) throws(ImageDecoders.HEIF.Error) -> HEIFColorProfile in
+    ) throws -> HEIFColorProfile {
+        guard !data.isEmpty else { throw ImageDecoders.HEIF.Error.emptyData }
+        return try data.withUnsafeBytes { bytes in
             try HEIFReader(bytes: bytes, configuration: configuration).primaryImage().colorProfile
         }
     }

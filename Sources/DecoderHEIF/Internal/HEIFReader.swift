@@ -16,8 +16,9 @@ final class HEIFReader {
 
     /// Reads the container (no image is decoded), with libheif's side limit lowered to the pixel limit when that
     /// is smaller (a side larger than the pixel limit can't pass it) and tiles decoded on the calling thread.
-    init(bytes: UnsafeRawBufferPointer, configuration: ImageDecoders.HEIF.Configuration) throws(ImageDecoders.HEIF.Error)
-    {
+    init(
+        bytes: UnsafeRawBufferPointer, configuration: ImageDecoders.HEIF.Configuration
+    ) throws(ImageDecoders.HEIF.Error) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw .emptyData }
         guard let context = heif_context_alloc() else { throw .outOfMemory }
         self.context = context
@@ -122,17 +123,17 @@ final class HEIFImageHandle {
         let height = Int(heif_image_get_height(decoded, heif_channel_interleaved))
         // libheif decodes the size the container declares; anything else is a file we don't trust.
         guard width == self.width, height == self.height else {
-            throw .invalidData(message: "the decoded image is \(width)×\(height), the container says \(self.width)×\(self.height)")
+            throw .invalidData(
+                message: "the decoded image is \(width)×\(height), the container says \(self.width)×\(self.height)")
         }
         let isPremultiplied = heif_image_is_premultiplied_alpha(decoded) != 0
         do {
             return try PlatformImage(
                 width: width, height: height, isPremultiplied: !hasAlpha || isPremultiplied, isOpaque: !hasAlpha
             ) { pixels in
-                guard let base = pixels.baseAddress,
-                    CHEIFShim_CopyRGBA(
-                        decoded, Int32(width), Int32(height), hasAlpha ? 0 : 1, base.assumingMemoryBound(to: UInt8.self))
-                        == 0
+                let opaque: Int32 = hasAlpha ? 0 : 1
+                guard let output = pixels.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                    CHEIFShim_CopyRGBA(decoded, Int32(width), Int32(height), opaque, output) == 0
                 else { throw ImageDecoders.HEIF.Error.invalidData(message: "libheif returned no RGBA plane") }
             }
         } catch let error as ImageDecoders.HEIF.Error {

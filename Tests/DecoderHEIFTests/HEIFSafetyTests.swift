@@ -53,6 +53,25 @@ struct HEIFSafetyTests {
         #expect(refused?.description.hasPrefix("HEIF decoding failed") == true)
     }
 
+    @Test("a coded image larger than the container declares throws a typed error, never a different size")
+    func codedImageLargerThanDeclared() throws {
+        // gradient.heic's HEVC picture is 96×64; its 'ispe' is changed to say 48×32.
+        var data = try fixture("gradient.heic")
+        let ispe = try #require(data.firstRange(of: Data("ispe".utf8)))
+        let sizes = ispe.upperBound + 4
+        data.replaceSubrange(sizes..<(sizes + 8), with: [0, 0, 0, 48, 0, 0, 0, 32])
+
+        let limited = ImageDecoders.HEIF(configuration: .init(maximumPixelCount: 48 * 32))
+        let error = #expect(throws: ImageDecoders.HEIF.Error.self) { try limited.decode(data) }
+        #expect(error?.description.hasPrefix("HEIF decoding failed") == true)
+    }
+
+    @Test("the largest pixel limit keeps libheif's own side limit")
+    func unlimited() throws {
+        let decoder = ImageDecoders.HEIF(configuration: .init(maximumPixelCount: .max))
+        #expect(try decoder.decode(try fixture("gradient.heic")).image.width == 96)
+    }
+
     @Test(
         "every truncation and 300 seeded mutations return or throw, never crash",
         arguments: [

@@ -55,7 +55,7 @@ extension ImageDecoders {
         }
 
         /// Decodes the primary image, or a thumbnail item for a thumbnail request (see above). The container's
-        /// type is ``AssetType/heic`` for data with a HEIC brand, else ``AssetType/heif``.
+        /// type is `AssetType.heic` for data with a HEIC brand, else `AssetType.heif`.
         ///
         /// - Throws: ``Error``: `emptyData`, `invalidData`, `truncatedData`, `unsupportedFeature` or
         ///   `limitExceeded` (with libheif's message), `imageTooLarge` or `outOfMemory`.

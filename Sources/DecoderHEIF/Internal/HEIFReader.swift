@@ -23,7 +23,8 @@ final class HEIFReader {
         guard let context = heif_context_alloc() else { throw .outOfMemory }
         self.context = context
         // From here a throw releases the context through deinit.
-        let side = min(Self.libheifMaximumSide, max(configuration.maximumPixelCount, 0) &+ 1)
+        let pixels = max(configuration.maximumPixelCount, 0)
+        let side = pixels < Self.libheifMaximumSide ? pixels + 1 : Self.libheifMaximumSide
         heif_context_set_maximum_image_size_limit(context, Int32(clamping: side))
         heif_context_set_max_decoding_threads(context, 0)
         try Self.check(heif_context_read_from_memory_without_copy(context, base, bytes.count, nil))

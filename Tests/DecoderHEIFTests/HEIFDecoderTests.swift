@@ -106,5 +106,19 @@ struct HEIFDecoderTests {
         generic.replaceSubrange(8..<12, with: Data("mif1".utf8))
         #expect(AssetType(generic) == .heic)
         #expect(try #require(ImageDecoders.HEIF(context: context(generic))).decode(generic).image.width == 96)
+        // Generic brands only ('mif1', 'miaf'): the format is unknown to AssetType, as in Nuke, so the registry
+        // doesn't pick this decoder; called directly it decodes the HEVC item.
+        var unbranded = generic
+        let ftypEnd = Int(unbranded[3])  // ftyp: size, 'ftyp', major, minor version, compatible brands.
+        var offset = 16
+        while offset + 4 <= ftypEnd {
+            if unbranded[offset..<(offset + 4)] == Data("heic".utf8) {
+                unbranded.replaceSubrange(offset..<(offset + 4), with: Data("miaf".utf8))
+            }
+            offset += 4
+        }
+        #expect(AssetType(unbranded) == nil)
+        #expect(ImageDecoders.HEIF(context: context(unbranded)) == nil)
+        #expect(try ImageDecoders.HEIF().decode(unbranded).type == .heif)
     }
 }

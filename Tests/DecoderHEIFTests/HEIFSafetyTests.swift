@@ -53,6 +53,27 @@ struct HEIFSafetyTests {
         #expect(refused?.description.hasPrefix("HEIF decoding failed") == true)
     }
 
+    @Test("a grid's canvas is checked at the size its data declares, not its ispe")
+    func gridCanvas() throws {
+        // pillow-heif's RGB_8__29x100.heif: a 29×100 grid; its 'idat' holds the grid's data (version, flags,
+        // rows - 1, columns - 1, then 16-bit output width and height).
+        var data = try fixture("pillow-heif/RGB_8__29x100.heif")
+        let image = try ImageDecoders.HEIF().decode(data).image
+        #expect(image.width == 29 && image.height == 100)
+        let idat = try #require(data.firstRange(of: Data("idat".utf8)))
+        let sizes = idat.upperBound + 4
+        #expect([UInt8](data[sizes..<(sizes + 4)]) == [0, 29, 0, 100])
+
+        // The grid now declares a 30000×30000 canvas (3.6 GB decoded); its ispe still says 29×100.
+        data.replaceSubrange(sizes..<(sizes + 4), with: [0x75, 0x30, 0x75, 0x30])
+
+        #expect(
+            throws: ImageDecoders.HEIF.Error.imageTooLarge(width: 30000, height: 30000, maximumPixelCount: 100_000_000)
+        ) {
+            try ImageDecoders.HEIF().decode(data)
+        }
+    }
+
     @Test("a coded image larger than the container declares throws a typed error, never a different size")
     func codedImageLargerThanDeclared() throws {
         // gradient.heic's HEVC picture is 96×64; its 'ispe' is changed to say 48×32.
@@ -76,6 +97,7 @@ struct HEIFSafetyTests {
         "every truncation and 300 seeded mutations return or throw, never crash",
         arguments: [
             "gradient.heic", "translucent.heic", "thumbnail.heic", "pillow-heif/transform_mismatch_thumbnail.heic",
+            "pillow-heif/RGB_8__29x100.heif",
         ])
     func corruptionSweep(_ name: String) throws {
         let sample = try fixture(name)

@@ -15,7 +15,8 @@ final class HEIFReader {
     static let libheifMaximumSide = 32768
 
     /// Reads the container (no image is decoded), with libheif's side limit lowered to the pixel limit when that
-    /// is smaller (a side larger than the pixel limit can't pass it) and tiles decoded on the calling thread.
+    /// is smaller (a side larger than the pixel limit can't pass it) and tiles decoded on the calling thread, and
+    /// checks the canvas size of every grid and overlay item against the pixel limit (see ``HEIFDerivedImages``).
     init(
         bytes: UnsafeRawBufferPointer, configuration: ImageDecoders.HEIF.Configuration
     ) throws(ImageDecoders.HEIF.Error) {
@@ -28,6 +29,14 @@ final class HEIFReader {
         heif_context_set_maximum_image_size_limit(context, Int32(clamping: side))
         heif_context_set_max_decoding_threads(context, 0)
         try Self.check(heif_context_read_from_memory_without_copy(context, base, bytes.count, nil))
+        // libheif allocates a grid's or an overlay's canvas at the size its data declares: check those too.
+        for item in try HEIFDerivedImages(bytes: bytes).items {
+            guard item.width > 0, item.height > 0 else {
+                throw .invalidData(message: "a derived image ('\(item.type)') is \(item.width)×\(item.height)")
+            }
+            try configuration.checkPixelCount(
+                width: item.width, height: item.height, throwing: ImageDecoders.HEIF.Error.self)
+        }
     }
 
     deinit {

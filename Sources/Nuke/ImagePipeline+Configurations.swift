@@ -14,7 +14,7 @@ extension ImagePipeline.Configuration {
 
     /// A configuration that keeps original image data in a ``DataCache`` (in the user's cache directory,
     /// `$XDG_CACHE_HOME` or `~/.cache`), loads with ``CurlDataLoader``, decodes with the shared registry and then
-    /// ``ImageDecoders/Default`` (PNG, JPEG, WebP, SVG, GIF, AVIF), and encodes with ``ImageEncoders/Default``.
+    /// ``ImageDecoders/Default`` (PNG, JPEG, WebP, SVG, GIF, AVIF, HEIF), and encodes with ``ImageEncoders/Default``.
     ///
     /// Nuke's version loads with `URLSession`; `CurlDataLoader` is several times faster on Linux. If the cache
     /// directory can't be created the configuration has no disk cache (as in Nuke, where `try?` drops it).

@@ -95,6 +95,10 @@ struct HEIFDecoderTests {
         #expect(icc == (try fixture("p3.icc")))
         #expect(icc.range(of: Data("Display P3".utf8)) != nil)
         #expect(try HEIFReader.primaryColorProfile(of: try fixture("gradient.heic")).icc == nil)
+        // pillow-heif's rotated file stores an nclx colour box and no ICC profile.
+        let nclx = try HEIFReader.primaryColorProfile(of: try fixture("pillow-heif/transform_mismatch_thumbnail.heic"))
+        #expect(nclx.icc == nil)
+        #expect(nclx.nclx != nil)
     }
 
     @Test("the decoder accepts HEIC by its brands, not other formats")

@@ -87,6 +87,20 @@ struct HEIFDecoderTests {
         #expect(image.width == 128 && image.height == 128)
     }
 
+    @Test("a thumbnail item in another orientation than the image is not used")
+    func thumbnailInAnotherOrientation() throws {
+        // The image has an irot of 270°; its 32×32 thumbnail item an irot of 0° (pillow-heif's test image).
+        let data = try fixture("pillow-heif/transform_mismatch_thumbnail.heic")
+
+        let image = try #require(
+            ImageDecoders.HEIF(context: context(data, thumbnail: .init(maxPixelSize: 16)))
+        ).decode(data).image
+
+        #expect(image.width == 64 && image.height == 64)
+        let expected = try reference("pillow-heif/transform_mismatch_thumbnail")
+        #expect(try #require(ImageComparison.psnr(image, expected)) >= 40)
+    }
+
     @Test("the primary image's ICC profile is found (Display P3), unchanged")
     func iccProfile() throws {
         let profile = try HEIFReader.primaryColorProfile(of: try fixture("p3.heic"))

@@ -11,7 +11,7 @@ extension ImageDecoders {
     /// - The `clap` (crop), `irot` (rotation) and `imir` (mirror) properties are applied by libheif, so the image
     ///   is in display orientation; EXIF orientation is ignored, as browsers and Apple's decoder do for HEIF.
     /// - Thumbnails: when the request has an `ImageRequest.thumbnail` and the file has a thumbnail item (`thmb`)
-    ///   at least as large as the thumbnail's pixel size, with the primary image's aspect ratio (within two pixels), the smallest
+    ///   at least as large as the thumbnail's pixel size, with the primary image's aspect ratio (within two pixels) and orientation (`irot`, `imir`), the smallest
     ///   such item is decoded instead of the primary image (a fraction of the work and memory); the result is at
     ///   least as large as the thumbnail and the pipeline resizes it. Otherwise, or when the thumbnail item can't
     ///   be decoded, the full image is decoded.

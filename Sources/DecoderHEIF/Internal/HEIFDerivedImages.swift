@@ -23,10 +23,7 @@ struct HEIFDerivedImages {
     /// - Throws: `ImageDecoders.HEIF.Error.invalidData` when a derived item's data can't be located or read: libheif
     ///   would read a size from it that nothing has checked.
     init(bytes: UnsafeRawBufferPointer) throws(ImageDecoders.HEIF.Error) {
-        var reader = BoxReader(bytes: bytes, range: 0..<bytes.count)
-        guard let meta = reader.boxes().first(where: { $0.type == "meta" }) else { return }
-        var children = BoxReader(bytes: bytes, range: (meta.payload.lowerBound + 4)..<meta.payload.upperBound)
-        let boxes = children.boxes()
+        let boxes = HEIFBoxReader.metaChildren(of: bytes)
         guard let iinf = boxes.first(where: { $0.type == "iinf" }) else { return }
         let derived = Self.derivedItems(bytes, iinf: iinf)
         guard !derived.isEmpty else { return }
@@ -44,11 +41,11 @@ struct HEIFDerivedImages {
     }
 
     /// The IDs and types of the `grid` and `iovl` items of `iinf` (item info entries of version 2 or 3).
-    private static func derivedItems(_ bytes: UnsafeRawBufferPointer, iinf: Box) -> [(id: UInt32, type: String)] {
+    private static func derivedItems(_ bytes: UnsafeRawBufferPointer, iinf: HEIFBox) -> [(id: UInt32, type: String)] {
         let version = bytes.uint8(at: iinf.payload.lowerBound) ?? 0
         let entries = iinf.payload.lowerBound + 4 + (version == 0 ? 2 : 4)
         guard entries <= iinf.payload.upperBound else { return [] }
-        var reader = BoxReader(bytes: bytes, range: entries..<iinf.payload.upperBound)
+        var reader = HEIFBoxReader(bytes: bytes, range: entries..<iinf.payload.upperBound)
         return reader.boxes().compactMap { infe in
             guard infe.type == "infe", let version = bytes.uint8(at: infe.payload.lowerBound), version >= 2 else {
                 return nil
@@ -69,7 +66,7 @@ struct HEIFDerivedImages {
     }
 
     /// The first extent of every item in `iloc` (versions 0 to 2).
-    private static func locations(_ bytes: UnsafeRawBufferPointer, iloc: Box) -> [UInt32: Location] {
+    private static func locations(_ bytes: UnsafeRawBufferPointer, iloc: HEIFBox) -> [UInt32: Location] {
         let box = iloc.payload
         guard let version = bytes.uint8(at: box.lowerBound), version <= 2,
             let sizes = bytes.uint8(at: box.lowerBound + 4), let sizes2 = bytes.uint8(at: box.lowerBound + 5)
@@ -137,60 +134,5 @@ struct HEIFDerivedImages {
             let height = bytes.uint(at: sizeAt + fieldSize, size: fieldSize, within: all)
         else { return nil }
         return (Int(width), Int(height))
-    }
-}
-
-/// An ISO base media box: its type and where its payload lies in the data.
-private struct Box {
-    var type: String
-    var payload: Range<Int>
-}
-
-/// Walks the boxes in a range of the data, stopping at the first that doesn't fit (at most 4096 boxes).
-private struct BoxReader {
-    let bytes: UnsafeRawBufferPointer
-    let range: Range<Int>
-
-    mutating func boxes() -> [Box] {
-        var result: [Box] = []
-        var at = range.lowerBound
-        while result.count < 4096, let size32 = bytes.uint(at: at, size: 4, within: range),
-            let type = bytes.fourCC(at: at + 4, within: range)
-        {
-            var header = 8
-            var size = Int(size32)
-            if size32 == 1 {
-                guard let size64 = bytes.uint(at: at + 8, size: 8, within: range), size64 <= UInt64(Int.max) else {
-                    break
-                }
-                header = 16
-                size = Int(size64)
-            } else if size32 == 0 {
-                size = range.upperBound - at
-            }
-            guard size >= header, size <= range.upperBound - at else { break }
-            result.append(Box(type: type, payload: (at + header)..<(at + size)))
-            at += size
-        }
-        return result
-    }
-}
-
-extension UnsafeRawBufferPointer {
-    fileprivate func uint8(at offset: Int) -> UInt8? {
-        offset >= 0 && offset < count ? self[offset] : nil
-    }
-
-    /// A big-endian unsigned integer of `size` bytes (0 to 8) inside `range`; 0 for a size of 0.
-    fileprivate func uint(at offset: Int, size: Int, within range: Range<Int>) -> UInt64? {
-        guard size >= 0, size <= 8, offset >= range.lowerBound, offset <= range.upperBound - size,
-            range.upperBound <= count
-        else { return nil }
-        return (0..<size).reduce(UInt64(0)) { $0 << 8 | UInt64(self[offset + $1]) }
-    }
-
-    fileprivate func fourCC(at offset: Int, within range: Range<Int>) -> String? {
-        guard uint(at: offset, size: 4, within: range) != nil else { return nil }
-        return String(decoding: self[offset..<(offset + 4)], as: UTF8.self)
     }
 }

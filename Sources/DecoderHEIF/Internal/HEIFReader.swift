@@ -9,6 +9,8 @@ import NukeCore
 /// reads them without copying). Not thread-safe: one reader reads one file on one thread.
 final class HEIFReader {
     private let context: OpaquePointer
+    /// The `irot` and `imir` properties of the items, to compare a thumbnail's with the primary image's.
+    let transforms: HEIFTransforms
 
     /// libheif's own limit on an image side (`MAX_IMAGE_WIDTH` and `MAX_IMAGE_HEIGHT` in 1.15): a side of this many
     /// pixels or more is refused while the container is read.
@@ -23,6 +25,7 @@ final class HEIFReader {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw .emptyData }
         guard let context = heif_context_alloc() else { throw .outOfMemory }
         self.context = context
+        transforms = HEIFTransforms(bytes: bytes)
         // From here a throw releases the context through deinit.
         let pixels = max(configuration.maximumPixelCount, 0)
         let side = pixels < Self.libheifMaximumSide ? pixels + 1 : Self.libheifMaximumSide
@@ -45,10 +48,12 @@ final class HEIFReader {
 
     /// The primary image (`pitm`).
     func primaryImage() throws(ImageDecoders.HEIF.Error) -> HEIFImageHandle {
+        var id: heif_item_id = 0
+        try Self.check(heif_context_get_primary_image_ID(context, &id))
         var handle: OpaquePointer?
         try Self.check(heif_context_get_primary_image_handle(context, &handle))
         guard let handle else { throw .invalidData(message: "the file has no primary image") }
-        return HEIFImageHandle(handle, reader: self)
+        return HEIFImageHandle(handle, id: id, reader: self)
     }
 
     /// Throws the error for a libheif result other than `heif_error_Ok`, with libheif's message (copied: libheif
@@ -71,14 +76,17 @@ final class HEIFReader {
 /// with `heif_image_handle_release`. It keeps its reader, and so the bytes it reads, alive.
 final class HEIFImageHandle {
     let handle: OpaquePointer
+    /// The item's ID in the file.
+    let id: heif_item_id
     private let reader: HEIFReader
     /// The size as displayed (`clap`, `irot` applied), from the container: no pixel is decoded yet.
     let width: Int
     let height: Int
     let hasAlpha: Bool
 
-    init(_ handle: OpaquePointer, reader: HEIFReader) {
+    init(_ handle: OpaquePointer, id: heif_item_id, reader: HEIFReader) {
         self.handle = handle
+        self.id = id
         self.reader = reader
         width = Int(heif_image_handle_get_width(handle))
         height = Int(heif_image_handle_get_height(handle))
@@ -90,8 +98,8 @@ final class HEIFImageHandle {
     }
 
     /// The smallest thumbnail item at least as large as `target` wants from this image, with this image's aspect
-    /// ratio (within two pixels of the thumbnail's size: encoders round thumbnails to even sizes) and fewer pixels;
-    /// `nil` for a full-size target or when no thumbnail fits.
+    /// ratio (within two pixels of the thumbnail's size: encoders round thumbnails to even sizes), the same `irot`
+    /// and `imir` properties, and fewer pixels; `nil` for a full-size target or when no thumbnail fits.
     func thumbnail(covering target: ImageDecodingTarget) -> HEIFImageHandle? {
         guard width > 0, height > 0 else { return nil }
         let size = target.pixelSize(width: width, height: height)
@@ -106,12 +114,14 @@ final class HEIFImageHandle {
             guard heif_image_handle_get_thumbnail(handle, id, &thumbnailHandle).code == heif_error_Ok,
                 let thumbnailHandle
             else { continue }
-            let thumbnail = HEIFImageHandle(thumbnailHandle, reader: reader)
+            let thumbnail = HEIFImageHandle(thumbnailHandle, id: id, reader: reader)
             let covers = thumbnail.width >= size.width && thumbnail.height >= size.height
             let smaller = thumbnail.width * thumbnail.height < width * height
             // The same picture: thumbnail width ÷ height equals width ÷ height within two pixels of rounding.
             let sameShape = abs(thumbnail.width * height - thumbnail.height * width) <= 2 * max(width, height)
-            guard covers, smaller, sameShape else { continue }
+            // The same orientation: a thumbnail item whose irot/imir differ from the image's shows another picture.
+            let sameOrientation = reader.transforms[thumbnail.id] == reader.transforms[self.id]
+            guard covers, smaller, sameShape, sameOrientation else { continue }
             if let current = best, current.width * current.height <= thumbnail.width * thumbnail.height { continue }
             best = thumbnail
         }

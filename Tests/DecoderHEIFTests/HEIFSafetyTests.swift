@@ -82,8 +82,13 @@ struct HEIFSafetyTests {
         let sizes = ispe.upperBound + 4
         data.replaceSubrange(sizes..<(sizes + 8), with: [0, 0, 0, 48, 0, 0, 0, 32])
 
+        // The HEVC stream's own size (its SPS) is checked before libheif decodes it.
         let limited = ImageDecoders.HEIF(configuration: .init(maximumPixelCount: 48 * 32))
-        let error = #expect(throws: ImageDecoders.HEIF.Error.self) { try limited.decode(data) }
+        #expect(throws: ImageDecoders.HEIF.Error.imageTooLarge(width: 96, height: 64, maximumPixelCount: 48 * 32)) {
+            try limited.decode(data)
+        }
+        // Within the limit, a picture of another size than its ispe is refused after decoding.
+        let error = #expect(throws: ImageDecoders.HEIF.Error.self) { try ImageDecoders.HEIF().decode(data) }
         #expect(error?.description.hasPrefix("HEIF decoding failed") == true)
     }
 

@@ -3,8 +3,9 @@ public import NukeCore
 extension ImageDecoders.HEIF {
     /// The limits of ``ImageDecoders/HEIF``, checked from the container before any image is decoded.
     public struct Configuration: ImageDecoderConfiguration {
-        /// The largest image, in pixels (width × height, as displayed). The default is 100 megapixels (400 MB
-        /// decoded). A side of this many pixels or more is also refused by libheif while it reads the container.
+        /// The largest image, in pixels (width × height, as displayed), and the largest canvas of a grid or
+        /// overlay item and HEVC picture (as coded) in the file. The default is 100 megapixels (400 MB decoded). A
+        /// side of this many pixels or more is also refused by libheif while it reads the container.
         public var maximumPixelCount: Int
 
         /// Creates a configuration.

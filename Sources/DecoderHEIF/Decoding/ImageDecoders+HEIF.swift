@@ -21,8 +21,9 @@ extension ImageDecoders {
     /// ## Safety
     /// The container is read first (`heif_context_read_from_memory_without_copy`) and the primary image's size,
     /// as displayed, is checked against ``Configuration/maximumPixelCount`` before any pixel is decoded, and so is
-    /// the canvas size that every grid (tiled) and overlay item declares in its own data, which libheif 1.15
-    /// allocates whatever the item's `ispe` property says. libheif's
+    /// the canvas size that every grid (tiled) and overlay item declares in its own data, and the picture size
+    /// that every HEVC sequence parameter set declares (coded sizes, which may exceed the displayed size by the
+    /// encoder's padding of a few pixels): libheif 1.15 allocates those whatever the items' `ispe` properties say. libheif's
     /// own limits stay on (at most 32 767 pixels a side, fewer when ``Configuration/maximumPixelCount`` is
     /// smaller), and tiles are decoded on the calling thread. Corrupt, truncated or hostile data throws an
     /// ``Error`` carrying libheif's message.

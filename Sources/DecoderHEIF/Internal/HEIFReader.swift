@@ -40,6 +40,11 @@ final class HEIFReader {
             try configuration.checkPixelCount(
                 width: item.width, height: item.height, throwing: ImageDecoders.HEIF.Error.self)
         }
+        // libde265 decodes the picture size the HEVC stream declares, whatever the 'ispe' says: check it too.
+        for size in try HEVCCodedSizes(bytes: bytes).sizes {
+            try configuration.checkPixelCount(
+                width: size.width, height: size.height, throwing: ImageDecoders.HEIF.Error.self)
+        }
     }
 
     deinit {

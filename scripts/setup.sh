@@ -13,7 +13,7 @@ packages=(
     libgif-dev          # DecoderGIF (CGIF, CGIFShim: giflib)
     libavif-dev         # DecoderAVIF (CAVIF, CAVIFShim: libavif, decoding with dav1d, encoding with libaom)
     libheif-dev         # DecoderHEIF (CHEIF, CHEIFShim: libheif, decoding HEVC with libde265)
-    libheif-examples    # DecoderHEIFTests: heif-enc and heif-convert made the fixtures (scripts/make-heif-fixtures.py)
+    libheif-examples    # heif-enc, heif-convert: DecoderHEIFTests fixtures (scripts/make-heif-fixtures.py); NukeTests runs heif-enc
     fonts-dejavu-core   # a font for the SVG text-rendering tests
     libssl-dev          # CacheDisk: SHA-256 file names (OpenSSL libcrypto, CCrypto)
     libxxhash-dev       # CacheDisk: XXH3 checksums of entries and journal records (CXXHash)

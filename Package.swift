@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "DecoderGIF", targets: ["DecoderGIF"]),
         .library(name: "DecoderAVIF", targets: ["DecoderAVIF"]),
         .library(name: "DecoderJXL", targets: ["DecoderJXL"]),
+        .library(name: "DecoderHEIF", targets: ["DecoderHEIF"]),
         .library(name: "CacheDisk", targets: ["CacheDisk"]),
         .library(name: "CacheRedis", targets: ["CacheRedis"]),
         .library(name: "LoaderCurl", targets: ["LoaderCurl"]),
@@ -42,6 +43,7 @@ let package = Package(
             dependencies: [
                 "NukeCore", "LoaderCurl", "LoaderURLSession", "CacheDisk", "DecoderPNG", "DecoderJPEG", "DecoderWebP",
                 "DecoderSVG", "DecoderGIF", "DecoderAVIF", "DecoderJXL",
+                "DecoderHEIF",
                 "ColorLCMS",
             ]),
         .executableTarget(
@@ -99,12 +101,21 @@ let package = Package(
         .testTarget(
             name: "DecoderJXLTests", dependencies: ["DecoderJXL", "NukeCore", "NukeTestKit", "CJXL"],
             resources: [.copy("Fixtures")]),
+        // libheif decodes HEVC with libde265 (Debian's build) and applies irot/imir/clap itself; CHEIFShim copies
+        // its RGBA plane into our layout and reads the colour profile.
+        .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
+        .target(name: "CHEIFShim", dependencies: ["CHEIF"]),
+        .target(name: "DecoderHEIF", dependencies: ["NukeCore", "CHEIF", "CHEIFShim"]),
+        .testTarget(
+            name: "DecoderHEIFTests", dependencies: ["DecoderHEIF", "NukeCore", "NukeTestKit"],
+            resources: [.copy("Fixtures")]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
                 "NukeCore", "NukeTestKit", "DecoderPNG", "DecoderJPEG", "DecoderWebP", "DecoderSVG", "DecoderGIF",
                 "DecoderAVIF", "LoaderCurl",
                 "LoaderURLSession", "CacheDisk",
+                "DecoderHEIF",
             ]),
         .testTarget(name: "NukeTestKitTests", dependencies: ["NukeTestKit", "NukeCore"]),
         .testTarget(name: "NukeTests", dependencies: ["Nuke", "NukeTestKit"]),

@@ -21,6 +21,7 @@ let package = Package(
                 .product(name: "DecoderGIF", package: "Nuke"),
                 .product(name: "DecoderAVIF", package: "Nuke"),
                 .product(name: "DecoderJXL", package: "Nuke"),
+                .product(name: "DecoderHEIF", package: "Nuke"),
                 .product(name: "CacheDisk", package: "Nuke"),
                 .product(name: "LoaderCurl", package: "Nuke"),
                 .product(name: "LoaderURLSession", package: "Nuke"),

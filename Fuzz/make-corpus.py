@@ -67,6 +67,7 @@ copy("jxl", jxls)
 copy("jpeg-markers", jpegs, prefix=4096)  # The headers are all the walks read before the scan data.
 copy("asset-type", pngs[:5] + jpegs[:5] + webps[:5] + svgs[:10] + others, prefix=512)
 copy("pipeline", pngs[::4] + jpegs[::3] + webps[::2] + svgs[::4])
+copy("heif", files(os.path.join(fixtures, "DecoderHEIFTests"), (".heic",), 8000, 10))
 
 for index, text in enumerate([
     ",", "text/plain,hello", ";base64,aGVsbG8=", "image/png;base64,iVBORw0KGgo=", "image/svg+xml,%3Csvg%2F%3E",

@@ -14,6 +14,8 @@ packages=(
     libavif-dev         # DecoderAVIF (CAVIF, CAVIFShim: libavif, decoding with dav1d, encoding with libaom)
     libjxl-dev          # DecoderJXL (CJXL: libjxl, decoding and encoding JPEG XL)
     libjxl-tools        # scripts/make-jxl-fixtures.py: cjxl and djxl, which made DecoderJXLTests' fixtures
+    libheif-dev         # DecoderHEIF (CHEIF, CHEIFShim: libheif, decoding HEVC with libde265)
+    libheif-examples    # heif-enc, heif-convert: DecoderHEIFTests fixtures (scripts/make-heif-fixtures.py); NukeTests runs heif-enc
     fonts-dejavu-core   # a font for the SVG text-rendering tests
     libssl-dev          # CacheDisk: SHA-256 file names (OpenSSL libcrypto, CCrypto)
     libxxhash-dev       # CacheDisk: XXH3 checksums of entries and journal records (CXXHash)

@@ -2,7 +2,7 @@ public import Foundation
 public import NukeCore
 
 extension ImageDecoders {
-    /// Decodes every format the workspace has a codec for — PNG, JPEG, WebP, SVG, GIF, AVIF and JPEG XL — choosing the codec from
+    /// Decodes every format the workspace has a codec for — PNG, JPEG, WebP, SVG, GIF, AVIF, HEIF and JPEG XL — choosing the codec from
     /// the data (and, for SVG, the URL or `Content-Type`). Nuke's catch-all decoder, on this workspace's
     /// codecs.
     ///
@@ -55,6 +55,7 @@ extension ImageDecoders {
             if let decoder = ImageDecoders.WebP(context: context) { return decoder }
             if let decoder = ImageDecoders.GIF(context: context) { return decoder }
             if let decoder = ImageDecoders.AVIF(context: context) { return decoder }
+            if let decoder = ImageDecoders.HEIF(context: context) { return decoder }
             if let decoder = ImageDecoders.JXL(context: context) { return decoder }
             return ImageDecoders.SVG(context: context)
         }
@@ -63,8 +64,8 @@ extension ImageDecoders {
 
 extension ImageRequest.ThumbnailOptions {
     /// Decodes a thumbnail of `data` with these options: at reduced size where the codec can (JPEG DCT scaling,
-    /// WebP's scaler, SVG at the target size), then resized to exactly what the options ask for. Returns `nil`
-    /// if no codec (PNG, JPEG, WebP, SVG, GIF, AVIF, JPEG XL) decodes the data.
+    /// WebP's scaler, SVG at the target size, a HEIF thumbnail item), then resized to exactly what the options ask for. Returns `nil`
+    /// if no codec (PNG, JPEG, WebP, SVG, GIF, AVIF, HEIF, JPEG XL) decodes the data.
     ///
     /// Runs synchronously on the calling thread; the pipeline does the same for requests with
     /// ``ImageRequest/thumbnail`` off its actor.

@@ -14,8 +14,8 @@ extension ImagePipeline.Configuration {
 
     /// A configuration that keeps original image data in a ``DataCache`` (in the user's cache directory,
     /// `$XDG_CACHE_HOME` or `~/.cache`), loads with ``CurlDataLoader``, decodes with the shared registry and then
-    /// ``ImageDecoders/Default`` (PNG, JPEG, WebP, SVG, GIF, AVIF, JPEG XL), encodes with ``ImageEncoders/Default``,
-    /// and converts images with a colour profile to sRGB with ``LCMSColorConverter/shared``.
+    /// ``ImageDecoders/Default`` (PNG, JPEG, WebP, SVG, GIF, AVIF, HEIF, JPEG XL), encodes with
+    /// ``ImageEncoders/Default``, and converts images with a colour profile to sRGB with ``LCMSColorConverter/shared``.
     ///
     /// Nuke's version loads with `URLSession`; `CurlDataLoader` is several times faster on Linux. If the cache
     /// directory can't be created the configuration has no disk cache (as in Nuke, where `try?` drops it).

@@ -3,6 +3,7 @@ import Foundation
 @_exported public import ColorLCMS
 @_exported public import DecoderAVIF
 @_exported public import DecoderGIF
+@_exported public import DecoderHEIF
 @_exported public import DecoderJPEG
 @_exported public import DecoderJXL
 @_exported public import DecoderPNG
@@ -15,8 +16,8 @@ import Foundation
 extension ImagePipeline {
     /// Makes a pipeline with the default set of plugins: ``CurlDataLoader``, a ``DataCache`` named `cacheName` in
     /// the user's cache directory (`$XDG_CACHE_HOME` or `~/.cache`), the PNG, JPEG, WebP, SVG, GIF,
-    /// AVIF and JPEG XL decoders (registered in `registry`), ``ImageEncoders/Default`` for encoded images in the disk
-    /// cache, and ``LCMSColorConverter/shared``, which converts images with a colour profile to sRGB.
+    /// AVIF, HEIF and JPEG XL decoders (registered in `registry`), ``ImageEncoders/Default`` for encoded images in
+    /// the disk cache, and ``LCMSColorConverter/shared``, which converts images with a colour profile to sRGB.
     ///
     /// - Parameters:
     ///   - cacheName: The disk cache's directory name.
@@ -62,7 +63,7 @@ extension ImagePipeline {
 }
 
 extension ImageDecoderRegistry {
-    /// Registers the PNG, JPEG, WebP, SVG, GIF, AVIF and JPEG XL decoders. Registering again adds them again (the latest
+    /// Registers the PNG, JPEG, WebP, SVG, GIF, AVIF, HEIF and JPEG XL decoders. Registering again adds them again (the latest
     /// registration is asked first), so call it once.
     public func registerDefaultCodecs() {
         ImageDecoders.PNG.register(in: self)
@@ -71,6 +72,7 @@ extension ImageDecoderRegistry {
         ImageDecoders.SVG.register(in: self)
         ImageDecoders.GIF.register(in: self)
         ImageDecoders.AVIF.register(in: self)
+        ImageDecoders.HEIF.register(in: self)
         ImageDecoders.JXL.register(in: self)
     }
 }

@@ -13,7 +13,7 @@ enum InfoCommand {
         USAGE: nuke info FILE|URL [--loader curl|urlsession] [--http-cache ignore|follow]
 
         Loads the input (a path, or an http(s):, file: or data: URL), sniffs its format from the first bytes and
-        decodes it with the PNG, JPEG, WebP, SVG, GIF, AVIF and JPEG XL decoders. Prints the format, byte size, pixel
+        decodes it with the PNG, JPEG, WebP, SVG, GIF, AVIF, HEIF and JPEG XL decoders. Prints the format, byte size, pixel
         size, scale, whether it has transparency, the colour profile (an embedded ICC profile's description, or CICP
         code points), the EXIF orientation of a JPEG (which the decoder applies, so the pixel size
         is the upright one), the bit depth of an AVIF, and for an animated WebP, GIF or AVIF the frame count, loop

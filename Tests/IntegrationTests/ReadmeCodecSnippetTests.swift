@@ -1,5 +1,6 @@
 import DecoderAVIF
 import DecoderGIF
+import DecoderHEIF
 import DecoderJPEG
 import DecoderPNG
 import DecoderSVG
@@ -19,6 +20,7 @@ private func readmeCodecs() {
     ImageDecoders.SVG.register(in: .shared)
     ImageDecoders.GIF.register(in: .shared)
     ImageDecoders.AVIF.register(in: .shared)
+    ImageDecoders.HEIF.register(in: .shared)
     // README-CODECS-END
 }
 
@@ -27,7 +29,7 @@ private func readmeCodecs() {
         let readme = try DocumentedSnippet.document("README.md")
         let snippet = try DocumentedSnippet.code("README-CODECS")
         let imports =
-            "import DecoderAVIF\nimport DecoderGIF\nimport DecoderJPEG\nimport DecoderPNG\nimport DecoderSVG\nimport DecoderWebP"
+            "import DecoderAVIF\nimport DecoderGIF\nimport DecoderHEIF\nimport DecoderJPEG\nimport DecoderPNG\nimport DecoderSVG\nimport DecoderWebP"
 
         #expect(readme.contains("```swift\n\(imports)\n\n\(snippet)\n```"))
     }

@@ -63,6 +63,37 @@ import Testing
         #expect(try ImageDecoders.Default().decode(Self.gif).image.pixel(x: 7, y: 5) == .init(r: 200, g: 100, b: 50))
     }
 
+    /// HEIC has no encoder here: Debian's `heif-enc` (libheif-examples, see scripts/setup.sh) writes one from a PNG.
+    @Test func decodesHEICWrittenByHeifEnc() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nuke-heic-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let image = Fixtures.solidImage(width: 8, height: 6, color: .init(r: 200, g: 100, b: 50))
+        let png = directory.appendingPathComponent("image.png")
+        let heic = directory.appendingPathComponent("image.heic")
+        try #require(ImageEncoders.PNG().encode(image)).write(to: png)
+        let encoder = Process()
+        encoder.executableURL = URL(fileURLWithPath: "/usr/bin/heif-enc")
+        encoder.arguments = ["-q", "90", "-o", heic.path, png.path]
+        encoder.standardOutput = FileHandle.nullDevice
+        try encoder.run()
+        encoder.waitUntilExit()
+        let data = try Data(contentsOf: heic)
+
+        let registry = ImageDecoderRegistry()
+        registry.registerDefaultCodecs()
+        let context = ImageDecodingContext(request: ImageRequest(url: nil), data: data)
+        let decoder = try #require(registry.decoder(for: context))
+        let container = try decoder.decode(data)
+
+        #expect(decoder is ImageDecoders.HEIF)
+        #expect(container.type == .heic)
+        #expect(container.image.width == 8 && container.image.height == 6)
+        #expect(
+            ImageComparison.isClose(container.image.pixel(x: 4, y: 3), to: .init(r: 200, g: 100, b: 50), tolerance: 8))
+        #expect(try ImageDecoders.Default().decode(data).image.width == 8)
+    }
+
     @Test func defaultAnimationReadsGIFAndWebPAndNothingElse() throws {
         let gif = try #require(try ImageDecoders.Default.animation(for: Self.gif))
         #expect(gif is ImageDecoders.GIF.Animation && gif.frameCount == 1 && !gif.isAnimated)

@@ -1,5 +1,6 @@
 @_spi(Fuzzing) import DecoderAVIF
 import DecoderGIF
+@_spi(Fuzzing) import DecoderHEIF
 import DecoderJPEG
 import DecoderJXL
 import DecoderPNG
@@ -91,6 +92,16 @@ enum DecoderTargets {
         if let animation = try? ImageDecoders.JXL.Animation(data: data, configuration: configuration) {
             iterate(animation, format: "JPEG XL frame")
         }
+    }
+
+    static func heif(_ data: Data) {
+        // The colour-profile reader on every input libheif parses (unused by decoding, read for colour management).
+        if let size = HEIFFuzzing.iccProfileSize(data) { precondition(size >= 0, "HEIF: negative profile size") }
+        let configuration = ImageDecoders.HEIF.Configuration(maximumPixelCount: maximumPixelCount)
+        let decoder =
+            ImageDecoders.HEIF(context: context(data, thumbnail: data.count % 2 == 1), configuration: configuration)
+            ?? ImageDecoders.HEIF(configuration: configuration)
+        check(data, try? decoder.decode(data), format: "HEIF")
     }
 
     /// Every frame of an animation, in order, within the pixel limit.

@@ -26,6 +26,7 @@ struct FuzzTarget: Sendable {
         FuzzTarget("gif", run: DecoderTargets.gif),
         FuzzTarget("avif", run: DecoderTargets.avif),
         FuzzTarget("jxl", run: DecoderTargets.jxl),
+        FuzzTarget("heif", run: DecoderTargets.heif),
         // The Swift parsers in front of the codecs and loaders.
         FuzzTarget("asset-type", run: ParserTargets.assetType),
         FuzzTarget("jpeg-markers", run: ParserTargets.jpegMarkers),

@@ -233,6 +233,7 @@ struct ServeRun {
         register(ImageDecoders.SVG.self, \.maximumPixelCount)
         register(ImageDecoders.GIF.self, \.maximumPixelCount)
         register(ImageDecoders.AVIF.self, \.maximumPixelCount)
+        register(ImageDecoders.HEIF.self, \.maximumPixelCount)
         register(ImageDecoders.JXL.self, \.maximumPixelCount)
         return registry
     }

@@ -115,6 +115,18 @@ struct HEIFDecoderTests {
         #expect(nclx.nclx != nil)
     }
 
+    @Test("the decoded image carries the file's ICC profile, or nothing for sRGB")
+    func decodedImagesHandTheirProfileOver() throws {
+        let p3 = try ImageDecoders.HEIF().decode(try fixture("p3.heic")).image
+        #expect(p3.colorProfile == .icc(try fixture("p3.icc")))
+        #expect(try ImageDecoders.HEIF().decode(try fixture("gradient.heic")).image.colorProfile == nil)
+        // nclx values that mean sRGB (BT.709 primaries, sRGB transfer) hand nothing over; others are CICP.
+        let described = try HEIFReader.primaryColorProfile(
+            of: try fixture("pillow-heif/transform_mismatch_thumbnail.heic"))
+        let image = try ImageDecoders.HEIF().decode(try fixture("pillow-heif/transform_mismatch_thumbnail.heic")).image
+        #expect(image.colorProfile == described.handedOver)
+    }
+
     @Test("the decoder accepts HEIC by its brands, not other formats")
     func recognition() throws {
         #expect(ImageDecoders.HEIF(context: context(try fixture("gradient.heic"))) != nil)

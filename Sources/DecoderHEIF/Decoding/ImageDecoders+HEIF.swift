@@ -6,8 +6,9 @@ extension ImageDecoders {
     ///
     /// - The primary image, 8- or 10-bit, with or without alpha, converted to 8-bit RGBA by libheif and
     ///   premultiplied (a file that stores premultiplied alpha is taken as it is). Images without alpha are
-    ///   marked `PlatformImage.isOpaque`. Grid (tiled) images are assembled by libheif. Colour is not converted:
-    ///   the pixels are the file's, whatever its ICC profile or nclx values say.
+    ///   marked `PlatformImage.isOpaque`. Grid (tiled) images are assembled by libheif. Colour is not converted here:
+    ///   the image carries the file's ICC profile (or its nclx values, unless they mean sRGB) as `colorProfile`, which
+    ///   the pipeline's colour converter applies.
     /// - The `clap` (crop), `irot` (rotation) and `imir` (mirror) properties are applied by libheif, so the image
     ///   is in display orientation; EXIF orientation is ignored, as browsers and Apple's decoder do for HEIF.
     /// - Thumbnails: when the request has an `ImageRequest.thumbnail` and the file has a thumbnail item (`thmb`)

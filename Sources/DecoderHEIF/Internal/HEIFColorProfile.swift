@@ -4,7 +4,8 @@ import Foundation
 import NukeCore
 
 /// The colour description of an image item as the file stores it: its raw ICC profile and its nclx values
-/// (ITU-T H.273 code points). Read for colour management; decoding doesn't convert colour.
+/// (ITU-T H.273 code points). Decoding hands it to the pipeline's colour converter (``handedOver``) and doesn't
+/// convert colour itself.
 struct HEIFColorProfile: Hashable, Sendable {
     /// The nclx colour description of a `colr` box.
     struct NCLX: Hashable, Sendable {
@@ -18,6 +19,21 @@ struct HEIFColorProfile: Hashable, Sendable {
     var icc: Data?
     /// The `nclx` colour box, or `nil` (an nclx only in the HEVC stream is not read by libheif 1.15).
     var nclx: NCLX?
+
+    /// What the decoded image carries as `PlatformImage.colorProfile`: the ICC profile first, else the nclx values
+    /// unless they mean sRGB (or are out of H.273's range); `nil` for sRGB.
+    var handedOver: ColorProfile? {
+        if let icc { return .icc(icc) }
+        guard let nclx,
+            let primaries = UInt16(exactly: nclx.colorPrimaries),
+            let transfer = UInt16(exactly: nclx.transferCharacteristics),
+            let matrix = UInt16(exactly: nclx.matrixCoefficients)
+        else { return nil }
+        let cicp = ColorProfile.CICP(
+            colorPrimaries: primaries, transferCharacteristics: transfer, matrixCoefficients: matrix,
+            isFullRange: nclx.isFullRange)
+        return cicp.isSRGB ? nil : .cicp(cicp)
+    }
 }
 
 extension HEIFImageHandle {

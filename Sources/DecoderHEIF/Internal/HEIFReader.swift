@@ -153,7 +153,7 @@ final class HEIFImageHandle {
         }
         let isPremultiplied = heif_image_is_premultiplied_alpha(decoded) != 0
         do {
-            return try PlatformImage(
+            var image = try PlatformImage(
                 width: width, height: height, isPremultiplied: !hasAlpha || isPremultiplied, isOpaque: !hasAlpha
             ) { pixels in
                 let opaque: Int32 = hasAlpha ? 0 : 1
@@ -161,6 +161,8 @@ final class HEIFImageHandle {
                     CHEIFShim_CopyRGBA(decoded, Int32(width), Int32(height), opaque, output) == 0
                 else { throw ImageDecoders.HEIF.Error.invalidData(message: "libheif returned no RGBA plane") }
             }
+            image.colorProfile = colorProfile.handedOver
+            return image
         } catch let error as ImageDecoders.HEIF.Error {
             throw error
         } catch {

@@ -38,7 +38,8 @@ import Testing
 
     @Test func shutdownAtTheConnectionLimitDrainsAndRefuses() async throws {
         // Given a server for two connections, both with a handler running, and a third connection in the backlog
-        let entered = Barrier(count: 2, timeout: 30)
+        // (three parties: the two handlers and this test, which goes on once both handlers run)
+        let entered = Barrier(count: 3, timeout: 30)
         let release = Gate()
         let server = try startServer(configure: { $0.maximumConnections = 2 }) { request in
             await entered.arriveAndWait()

@@ -83,6 +83,27 @@ struct JPEGColorProfileTests {
         #expect(decoded.width == 16)
     }
 
+    @Test(
+        "a segment whose count or sequence number is 0 leaves the image without a profile, decoded",
+        arguments: [(sequence: UInt8(1), count: UInt8(0)), (sequence: 0, count: 1), (sequence: 2, count: 1)])
+    func malformedSequence(sequence: UInt8, count: UInt8) throws {
+        // Given a file with one ICC segment whose header says `sequence` of `count` (a fuzzer found count 0)
+        var image = try source()
+        image.colorProfile = .icc(profileBytes(count: 100))
+        var data = try #require(ImageEncoders.JPEG(quality: 0.9).encode(image))
+        let segment = try #require(app2Segments(data).first)
+        let header = segment.lowerBound + 4 + "ICC_PROFILE\0".utf8.count
+        data[header] = sequence
+        data[header + 1] = count
+
+        // When it is decoded
+        let decoded = try ImageDecoders.JPEG().decode(data).image
+
+        // Then the pixels are there and the profile is not
+        #expect(decoded.colorProfile == nil)
+        #expect(decoded.width == 16)
+    }
+
     @Test("an image without a profile is written without APP2 segments")
     func noProfile() throws {
         let data = try #require(ImageEncoders.JPEG().encode(try source()))

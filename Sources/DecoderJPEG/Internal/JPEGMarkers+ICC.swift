@@ -23,7 +23,8 @@ extension JPEGMarkers {
             let sequence = Int(bytes[payload.lowerBound + iccIdentifier.count])
             let count = Int(bytes[payload.lowerBound + iccIdentifier.count + 1])
             if expectedCount == nil { expectedCount = count }
-            guard count == expectedCount, (1...count).contains(sequence), pieces[sequence] == nil else {
+            // A count of 0 is malformed (ICC.1 B.4: the count is 1 to 255), so `1...count` is never empty here.
+            guard count >= 1, count == expectedCount, (1...count).contains(sequence), pieces[sequence] == nil else {
                 isConsistent = false
                 return false
             }

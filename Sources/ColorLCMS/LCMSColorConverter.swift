@@ -43,25 +43,26 @@ public final class LCMSColorConverter: ColorConverting, Sendable {
             capacity: max(1, configuration.maximumCachedTransformCount), intent: configuration.intent)
     }
 
-    /// Returns `image` converted from its `PlatformImage.colorProfile` to sRGB, with a `nil` profile; an image
-    /// without a profile, or with a CICP description that already means sRGB, comes back unchanged (pixels
-    /// bit-exact). The profile is checked even for an empty image, so converting `PlatformImage()` with a profile
-    /// tells whether the converter can use it.
+    /// Converts `image` from its `PlatformImage.colorProfile` to sRGB in place and sets the profile to `nil`;
+    /// an image without a profile, or with a CICP description that already means sRGB, keeps its pixels
+    /// (bit-exact). The pixels are written where they are unless another image shares them (then they are copied
+    /// first, as `PlatformImage.withUnsafeMutableBytes` does). The profile is checked even for an empty image, so
+    /// converting `PlatformImage()` with a profile tells whether the converter can use it.
     ///
     /// - Throws: ``Error/invalidProfile`` when lcms2 rejects the ICC bytes or can't build a transform from them
     ///   (damaged, truncated, not an RGB profile); ``Error/unsupportedCICP(_:)`` for a CICP description it has
-    ///   no profile for.
-    public func convertToSRGB(_ image: PlatformImage) throws -> PlatformImage {
-        guard let profile = image.colorProfile else { return image }
-        var result = image
-        result.colorProfile = nil
+    ///   no profile for. `image` is then unchanged, profile included.
+    public func convertToSRGB(_ image: inout PlatformImage) throws {
+        guard let profile = image.colorProfile else { return }
         if case let .cicp(value) = profile, value.isSRGB {
-            return result
+            image.colorProfile = nil
+            return
         }
         let transform = try cache.transform(for: profile, premultiplied: !image.isOpaque)
-        guard !image.isEmpty else { return result }
+        image.colorProfile = nil
+        guard !image.isEmpty else { return }
         let (width, height, bytesPerRow) = (image.width, image.height, image.bytesPerRow)
-        result.withUnsafeMutableBytes { pixels in
+        image.withUnsafeMutableBytes { pixels in
             guard let base = pixels.baseAddress else { return }
             // Bands of rows on several threads for large images; lcms2 transforms in place when the formats match.
             let bandCount = min(max(1, width * height / Self.pixelsPerBand), Self.maximumBandCount)
@@ -75,7 +76,6 @@ public final class LCMSColorConverter: ColorConverting, Sendable {
                 transform.apply(start, width: width, rows: rows, bytesPerRow: bytesPerRow)
             }
         }
-        return result
     }
 
     /// The number of transforms built so far, and the number of images that reused one: for tests and metrics.

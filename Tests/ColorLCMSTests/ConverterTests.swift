@@ -89,6 +89,34 @@ import Testing
     }
 
     @Test(
+        "the tables match lcms2 on a grid of the whole RGB cube, out-of-gamut colours and extremes included",
+        arguments: ["DisplayP3.icc", "AdobeRGB.icc", "ProPhotoRGB.icc"])
+    func wholeCube(profileName: String) throws {
+        // Given every combination of the levels 0, 5, …, 255 (52³ pixels), opaque, and the same as lcms2's input
+        let levels = Array(stride(from: 0, through: 255, by: 5)).map(UInt8.init)
+        var rgba: [UInt8] = []
+        rgba.reserveCapacity(levels.count * levels.count * levels.count * 4)
+        for red in levels {
+            for green in levels {
+                for blue in levels { rgba += [red, green, blue, 255] }
+            }
+        }
+        let width = levels.count * levels.count
+        var opaque = try makeImage(width: width, height: levels.count, rgba: rgba, opaque: true)
+        opaque.colorProfile = .icc(try fixture(profileName))
+        var general = opaque
+        general.isOpaque = false
+
+        // When both are converted
+        let converter = LCMSColorConverter()
+        try converter.convertToSRGB(&opaque)
+        try converter.convertToSRGB(&general)
+
+        // Then every channel is within a level
+        #expect(maximumColorDifference(opaque.bytes, general.bytes) <= 1)
+    }
+
+    @Test(
         "a large image, converted in bands on several threads, matches its rows converted alone",
         arguments: [true, false])
     func bands(opaque: Bool) throws {
@@ -154,6 +182,45 @@ import Testing
         #expect(converted.bytes == srgb.bytes)
         #expect(converted.colorProfile == nil)
         #expect(throws: LCMSColorConverter.Error.unsupportedCICP(bt2100)) { try converter.convertToSRGB(pq) }
+    }
+
+    @Test("an image nothing else shares is converted where its pixels are; a shared one is copied first")
+    func inPlace() throws {
+        // Given an opaque Display P3 image, and a second one sharing its pixels
+        var image = try makeImage(
+            width: 64, height: 32, rgba: (0..<(64 * 32 * 4)).map { UInt8($0 % 251) }, opaque: true)
+        image.colorProfile = .icc(try fixture("DisplayP3.icc"))
+        let address = image.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
+        let converter = LCMSColorConverter()
+
+        // When the unshared one is converted in place
+        var unshared = image
+        image = PlatformImage()  // `unshared` is now the only reference
+        try converter.convertToSRGB(&unshared)
+
+        // Then the pixels were written where they were
+        #expect(unshared.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) } == address)
+        #expect(unshared.colorProfile == nil)
+
+        // And a shared image keeps its pixels while its copy is converted
+        let rgba = (0..<64).flatMap { _ -> [UInt8] in [200, 40, 90, 255] }
+        var original = try makeImage(width: 8, height: 8, rgba: rgba, opaque: true)
+        original.colorProfile = .icc(try fixture("DisplayP3.icc"))
+        var copy = original
+        try converter.convertToSRGB(&copy)
+        #expect(original.bytes == rgba)
+        #expect(copy.bytes != rgba)
+    }
+
+    @Test("a profile the converter refuses leaves the image as it was, profile included")
+    func refusedLeavesTheImage() throws {
+        var image = try sample(opaque: true)
+        let icc = try fixture("DisplayP3.icc")
+        image.colorProfile = .icc(icc.prefix(icc.count / 2))
+        let before = image
+
+        #expect(throws: LCMSColorConverter.Error.invalidProfile) { try LCMSColorConverter().convertToSRGB(&image) }
+        #expect(image == before)
     }
 
     @Test("a truncated profile is refused by the converter and ignored by the pipeline")

@@ -5,10 +5,12 @@ internal import CLCMS2Shim
 /// Adobe RGB, ProPhoto) to sRGB as tables: each input level's linear light from the profile's curves, the 3×3
 /// matrix from its colorants to sRGB's, and sRGB's curve. It is what lcms2 computes for these profiles (relative
 /// colorimetric and perceptual are the same without perceptual tables), done by a branch-free C loop several
-/// times faster than lcms2's general 8-bit transform.
+/// times faster than lcms2's general 8-bit transform. The curves and the matrix are folded into one table per
+/// input channel: entry `level` holds that level's linear light times the matrix column, as fixed-point indices
+/// into the output table, so a pixel costs three table loads, two vector adds and three output lookups.
 final class LCMSMatrixShaper: Sendable {
-    private let decode: [Float]
-    private let matrix: [Float]
+    /// 3 × 256 groups of (red, green, blue, unused) terms; see `CLCMS2Shim_ApplyMatrixShaper`.
+    private let terms: [Int32]
     private let encode: [UInt8]
 
     /// The tables for `source` into `destination` (lcms2's sRGB); `nil` unless both are matrix/TRC profiles whose
@@ -30,32 +32,66 @@ final class LCMSMatrixShaper: Sendable {
                 matrix[row * 3 + column] = Float(value)
             }
         }
-        var decode = [Float](repeating: 0, count: 3 * 256)
+        let count = Int(CLCMS2Shim_ENCODE_COUNT)
+        let fraction = Int(CLCMS2Shim_TERM_FRACTION_BITS)
+        // Output-table steps in fixed point. A term is limited to ±2^28, so three of them and the bias never
+        // overflow the C loop's Int32 sum; real profiles stay far below (|matrix| < 8, linear light ≤ 1).
+        let scale = Double(count - 1) * Double(1 << fraction)
+        let limit = Double(1 << 28)
+        guard matrix.allSatisfy({ abs($0) < 8 }) else { return nil }
+        var terms = [Int32](repeating: 0, count: 3 * 256 * 4)
         for channel in 0..<3 {
             for level in 0..<256 {
-                decode[channel * 256 + level] = cmsEvalToneCurveFloat(curves[channel], Float(level) / 255)
+                let linear = Double(cmsEvalToneCurveFloat(curves[channel], Float(level) / 255))
+                for output in 0..<3 {
+                    let term = (Double(matrix[output * 3 + channel]) * linear * scale).rounded()
+                    terms[(channel * 256 + level) * 4 + output] =
+                        term.isFinite ? Int32(max(-limit, min(limit, term))) : 0
+                }
             }
         }
-        let count = Int(CLCMS2Shim_ENCODE_COUNT)
-        var encode = [UInt8](repeating: 0, count: count)
+        // The range of any pixel's sum: per output, each channel's smallest and largest term added up. Red's
+        // terms carry a bias (whole steps, plus half a step to round) that lifts the smallest sum to 0.
+        var (lowest, highest) = (0, 0)
+        for output in 0..<3 {
+            var (low, high) = (0, 0)
+            for channel in 0..<3 {
+                let values = (0..<256).map { Int(terms[(channel * 256 + $0) * 4 + output]) }
+                low += values.min() ?? 0
+                high += values.max() ?? 0
+            }
+            lowest = min(lowest, low)
+            highest = max(highest, high)
+        }
+        let offset = (-lowest + (1 << fraction) - 1) >> fraction  // steps below linear 0
+        let bias = offset << fraction + (1 << (fraction - 1))
+        let entryCount = (highest + bias) >> fraction + 1
+        guard entryCount <= Self.maximumEncodeCount else { return nil }  // A profile no camera or screen makes.
+        for index in stride(from: 0, to: 256 * 4, by: 4) {
+            for output in 0..<3 {
+                terms[index + output] += Int32(bias)
+            }
+        }
+        var sRGB = [UInt8](repeating: 0, count: count)
         for index in 0..<count {
             let value = cmsEvalToneCurveFloat(reversed, Float(index) / Float(count - 1))
-            encode[index] = UInt8(max(0, min(255, (value * 255).rounded())))
+            sRGB[index] = UInt8(max(0, min(255, (value * 255).rounded())))
         }
-        self.decode = decode
-        self.matrix = matrix
-        self.encode = encode
+        // Below linear 0: black; above 1: white; in between, the curve.
+        self.encode = (0..<entryCount).map { index in sRGB[max(0, min(count - 1, index - offset))] }
+        self.terms = terms
     }
+
+    /// The most entries the output table may have (1 MB): linear light from about -32 to 32.
+    private static let maximumEncodeCount = 1 << 20
 
     /// Converts `rows` rows of `width` opaque pixels at `pixels` in place.
     func apply(_ pixels: UnsafeMutableRawPointer, width: Int, rows: Int, bytesPerRow: Int) {
-        decode.withUnsafeBufferPointer { decode in
-            matrix.withUnsafeBufferPointer { matrix in
-                encode.withUnsafeBufferPointer { encode in
-                    CLCMS2Shim_ApplyMatrixShaper(
-                        decode.baseAddress, matrix.baseAddress, encode.baseAddress,
-                        pixels.assumingMemoryBound(to: UInt8.self), width, rows, bytesPerRow)
-                }
+        terms.withUnsafeBufferPointer { terms in
+            encode.withUnsafeBufferPointer { encode in
+                CLCMS2Shim_ApplyMatrixShaper(
+                    terms.baseAddress, encode.baseAddress, pixels.assumingMemoryBound(to: UInt8.self), width, rows,
+                    bytesPerRow)
             }
         }
     }

@@ -191,8 +191,8 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse>, @unchecked Send
         previewOperation = core.runOffGraph(on: core.configuration.imageDecodingQueue, priority: priority) {
             var container = preview()
             container?.isPreview = true
-            if let converter, let image = container?.image, image.colorProfile != nil {
-                container?.image = convertToSRGB(image, with: converter)  // Previews match the final image.
+            if let converter, container?.image.colorProfile != nil {
+                convertToSRGB(&container!.image, with: converter)  // Previews match the final image.
             }
             return container
         } then: { [self] container, operation in
@@ -239,9 +239,9 @@ private func decode(
 /// to sRGB (after the thumbnail, so fewer pixels go through the transform, as libvips' thumbnail does), the type
 /// filled in.
 private func makeResponse(
-    _ decoded: ImageContainer, context: ImageDecodingContext, converter: (any ColorConverting)?
+    _ decoded: consuming ImageContainer, context: ImageDecodingContext, converter: (any ColorConverting)?
 ) throws -> ImageResponse {
-    var container = decoded
+    var container = decoded  // The decoder's only reference to the pixels: converted in place below.
     if let scale = context.request.scale, scale > 0, container.image.scale == 1 {
         container.image.scale = Double(scale)
     }
@@ -253,7 +253,7 @@ private func makeResponse(
         container.image.colorProfile = profile  // Same pixels' colour space, fewer pixels.
     }
     if let converter, container.image.colorProfile != nil {
-        container.image = convertToSRGB(container.image, with: converter)
+        convertToSRGB(&container.image, with: converter)
     }
     if container.type == nil {
         container.type = context.type
@@ -263,18 +263,11 @@ private func makeResponse(
         cacheType: context.cacheType)
 }
 
-/// `image` in sRGB; when the converter can't use its profile (damaged, or a colour space it doesn't handle), the
-/// decoded pixels unchanged without the profile, treated as sRGB from here on.
-func convertToSRGB(_ image: PlatformImage, with converter: any ColorConverting) -> PlatformImage {
-    do {
-        var converted = try converter.convertToSRGB(image)
-        converted.colorProfile = nil
-        return converted
-    } catch {
-        var image = image
-        image.colorProfile = nil
-        return image
-    }
+/// Converts `image` to sRGB in place; when the converter can't use its profile (damaged, or a colour space it
+/// doesn't handle), keeps the decoded pixels without the profile, treated as sRGB from here on.
+func convertToSRGB(_ image: inout PlatformImage, with converter: any ColorConverting) {
+    try? converter.convertToSRGB(&image)
+    image.colorProfile = nil
 }
 
 /// Decodes data from the disk cache with an asynchronous decoder; `nil` when decoding fails.

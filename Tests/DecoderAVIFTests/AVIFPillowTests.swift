@@ -20,6 +20,27 @@ struct AVIFPillowTests {
         for name in Self.names { _ = try pillow(name) }
     }
 
+    @Test("a still whose brands are only the generic HEIF ones is still AVIF, by its AV1 item", arguments: names)
+    func genericBrandsOnly(_ name: String) throws {
+        // Given the file with every AVIF brand in `ftyp` replaced by the generic `miaf`
+        var data = try pillow(name)
+        let ftypEnd = Int(data[3])  // ftyp: size (< 256 here), 'ftyp', major, minor version, compatible brands.
+        for offset in stride(from: 8, to: ftypEnd, by: 4) where offset != 12 {
+            if ["avif", "avis"].contains(String(decoding: data[offset..<(offset + 4)], as: UTF8.self)) {
+                data.replaceSubrange(offset..<(offset + 4), with: Data(offset == 8 ? "mif1".utf8 : "miaf".utf8))
+            }
+        }
+
+        // Then the item types say AV1 (a sequence's `meta`, if any, names its cover image; without one it is
+        // unknown)
+        let type = AssetType(data)
+        if name.hasSuffix(".avifs") {
+            #expect(type == .avif || type == nil)
+        } else {
+            #expect(type == .avif)
+        }
+    }
+
     @Test("size, orientation, frames and pixels match Pillow", arguments: names)
     func matchesPillow(_ name: String) throws {
         let expected = try #require(AVIFExpectation.all[name])

@@ -136,8 +136,8 @@ struct HEIFDecoderTests {
         generic.replaceSubrange(8..<12, with: Data("mif1".utf8))
         #expect(AssetType(generic) == .heic)
         #expect(try #require(ImageDecoders.HEIF(context: context(generic))).decode(generic).image.width == 96)
-        // Generic brands only ('mif1', 'miaf'): the format is unknown to AssetType, as in Nuke, so the registry
-        // doesn't pick this decoder; called directly it decodes the HEVC item.
+        // Generic brands only ('mif1', 'miaf'): AssetType reads the item types, finds the primary item coded as
+        // HEVC, and the registry picks this decoder.
         var unbranded = generic
         let ftypEnd = Int(unbranded[3])  // ftyp: size, 'ftyp', major, minor version, compatible brands.
         var offset = 16
@@ -147,8 +147,9 @@ struct HEIFDecoderTests {
             }
             offset += 4
         }
-        #expect(AssetType(unbranded) == nil)
-        #expect(ImageDecoders.HEIF(context: context(unbranded)) == nil)
-        #expect(try ImageDecoders.HEIF().decode(unbranded).type == .heif)
+        #expect(AssetType(unbranded) == .heic)
+        let decoded = try #require(ImageDecoders.HEIF(context: context(unbranded))).decode(unbranded)
+        #expect(decoded.image.width == 96)
+        #expect(decoded.type == .heic)
     }
 }

@@ -156,6 +156,41 @@ import Testing
         #expect(AssetType(Data(Bytes.ftyp(major: brand, compatible: []))) == nil)
     }
 
+    @Test func genericHEIFBrandsAloneAreTypedByTheirItems() {
+        // A primary item coded as HEVC or AV1 names the codec the brands don't
+        #expect(AssetType(Data(Bytes.heif(primary: 1, items: [(1, "hvc1"), (2, "Exif")]))) == .heic)
+        #expect(AssetType(Data(Bytes.heif(primary: 1, items: [(1, "av01")]))) == .avif)
+        // A grid primary item: the first coded item (its tiles)
+        #expect(AssetType(Data(Bytes.heif(primary: 9, items: [(9, "grid"), (1, "hvc1"), (2, "hvc1")]))) == .heic)
+        // 32-bit item IDs (pitm and infe version 3, iinf version 1)
+        #expect(AssetType(Data(Bytes.heif(primary: 70_000, items: [(70_000, "av01")], wide: true))) == .avif)
+        // The primary item's codec wins over another item's
+        #expect(AssetType(Data(Bytes.heif(primary: 2, items: [(1, "hvc1"), (2, "av01")]))) == .avif)
+        // No coded item, or a codec we don't type (JPEG items), is unknown
+        #expect(AssetType(Data(Bytes.heif(primary: 1, items: [(1, "jpeg")]))) == nil)
+        #expect(AssetType(Data(Bytes.heif(primary: 1, items: []))) == nil)
+    }
+
+    @Test func damagedHEIFItemBoxesAreUnknownNotACrash() {
+        let whole = Bytes.heif(primary: 1, items: [(1, "hvc1")])
+        // Every prefix: cut boxes are not read (a cut inside the item type leaves no codec)
+        for length in 0..<whole.count {
+            let type = AssetType(Data(whole.prefix(length)))
+            #expect(type == nil || type == .heic)
+        }
+        #expect(AssetType(Data(whole.prefix(whole.count - 1))) == nil)
+        // Every single byte of the boxes after `ftyp` set to 0x00, 0x01 and 0xFF (sizes of 0, 1 and too large)
+        let ftypSize = Bytes.ftyp(major: "mif1", compatible: ["miaf"]).count
+        for index in ftypSize..<whole.count {
+            for value: UInt8 in [0x00, 0x01, 0xFF] {
+                var damaged = whole
+                damaged[index] = value
+                let type = AssetType(Data(damaged))
+                #expect(type == nil || type == .heic || type == .avif)
+            }
+        }
+    }
+
     @Test func isoBaseMediaCompatibleBrandsRefineGenericMajorBrand() {
         #expect(AssetType(Data(Bytes.ftyp(major: "mif1", compatible: ["avif"]))) == .avif)
         #expect(AssetType(Data(Bytes.ftyp(major: "mif1", compatible: ["miaf", "heic"]))) == .heic)
@@ -459,6 +494,26 @@ extension AssetTypeTests {
         static func ftyp(major: String, compatible: [String]) -> [UInt8] {
             let payload = ascii(major) + be32(0) + compatible.flatMap(ascii)
             return be32(UInt32(8 + payload.count)) + ascii("ftyp") + payload
+        }
+
+        static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+            be32(UInt32(8 + payload.count)) + ascii(type) + payload
+        }
+
+        /// A HEIF file with only generic brands: `ftyp` (`mif1`, `miaf`), then `meta` with `hdlr`, `pitm` and
+        /// `iinf` (one `infe` per item: version 2 with 16-bit IDs, or version 3 with 32-bit IDs when `wide`).
+        static func heif(primary: UInt32, items: [(id: UInt32, type: String)], wide: Bool = false) -> [UInt8] {
+            let version: [UInt8] = wide ? [1, 0, 0, 0] : [0, 0, 0, 0]
+            let id = { (value: UInt32) -> [UInt8] in wide ? be32(value) : Array(be32(value).suffix(2)) }
+            let entries = items.flatMap { item in
+                box("infe", [wide ? 3 : 2, 0, 0, 0] + id(item.id) + [0, 0] + ascii(item.type) + [0])
+            }
+            let count = wide ? be32(UInt32(items.count)) : Array(be32(UInt32(items.count)).suffix(2))
+            let meta = box(
+                "meta",
+                [0, 0, 0, 0] + box("hdlr", [0, 0, 0, 0] + be32(0) + ascii("pict") + [UInt8](repeating: 0, count: 13))
+                    + box("pitm", version + id(primary)) + box("iinf", version + count + entries))
+            return ftyp(major: "mif1", compatible: ["miaf"]) + meta
         }
     }
 

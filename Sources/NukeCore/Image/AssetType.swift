@@ -59,8 +59,9 @@ public struct AssetType: ExpressibleByStringLiteral, Hashable, Sendable, CustomS
 
     /// HEIF (High Efficiency Image File Format) with an unspecified codec, `"public.heif"`.
     ///
-    /// Never detected by ``init(_:)``: as in Nuke, the generic HEIF brands (`mif1`, `msf1`) say nothing
-    /// about the codec, so data that declares no more specific brand is unknown. Known by its MIME type.
+    /// Never detected by ``init(_:)``: the generic HEIF brands (`mif1`, `msf1`) say nothing about the codec,
+    /// so data that declares no more specific brand is typed by its items' codec (``heic``, ``avif``) or is
+    /// unknown. Known by its MIME type.
     public static let heif: AssetType = "public.heif"
 
     /// BMP (Windows bitmap), `"com.microsoft.bmp"`.
@@ -123,8 +124,10 @@ extension AssetType {
     ///   `iso2`...`iso9`, `mp41`, `mp42`, `mmp4`, `avc1`, `dash`), ``m4v`` (`M4V `, `M4VH`, `M4VP`) or
     ///   ``mov`` (`qt  `). The generic HEIF brands `mif1` and `msf1` leave the codec to the compatible brands
     ///   (bounded by the box size and the inspected prefix): an AVIF brand gives ``avif``, else a HEIC brand
-    ///   gives ``heic``, else the data is unknown, as in Nuke. Other major brands (`M4A `, `3gp4`...) are
-    ///   unknown.
+    ///   gives ``heic``. With neither (files written by some cameras and tools), the item types in the `meta`
+    ///   box that follows decide, where Nuke would give up: the primary item coded as HEVC (`hvc1`) gives
+    ///   ``heic``, as AV1 (`av01`) ``avif``, and a grid or overlay primary item the first coded item's codec;
+    ///   else the data is unknown. Other major brands (`M4A `, `3gp4`...) are unknown.
     /// - ``svg``: textual content that, after an optional UTF-8 byte order mark, whitespace, XML
     ///   declaration or processing instructions, comments and an `<!DOCTYPE svg ...>`, starts with an
     ///   `<svg` tag (followed by whitespace, `>` or `/`) that lies entirely within the first 4 KB. Only
@@ -237,10 +240,88 @@ extension AssetType {
             brands.append(brand)
             offset += 4
         }
-        // The generic brand leaves the codec to the compatible brands.
+        // The generic brand leaves the codec to the compatible brands, else to the items themselves.
         let codecGroups: [(brands: Set<String>, type: AssetType)] = [(avifBrands, .avif), (heicBrands, .heic)]
-        return codecGroups.first { group in brands.contains(where: group.brands.contains) }?.type
+        if let type = codecGroups.first(where: { group in brands.contains(where: group.brands.contains) })?.type {
+            return type
+        }
+        guard boxEnd <= UInt64(bytes.count) else { return nil }
+        return sniffHEIFItems(bytes, from: Int(boxEnd))
     }
+
+    /// The codec of a HEIF file that names none in its brands (only `mif1`/`msf1`), from the item types in its
+    /// `meta` box (ISO/IEC 23008-12): the primary item's (`pitm`) type if it is coded (`hvc1` gives ``heic``,
+    /// `av01` gives ``avif``), else, for a derived primary item (`grid`, `iovl`), the first coded item's.
+    /// `nil` when the boxes aren't within `bytes` or name no codec.
+    private static func sniffHEIFItems(_ bytes: [UInt8], from start: Int) -> AssetType? {
+        guard let meta = childBoxes(of: bytes, in: start..<bytes.count).first(where: { $0.type == "meta" }),
+            meta.payload.count >= 4
+        else { return nil }
+        var primaryID: UInt32?
+        var itemTypes: [(id: UInt32, type: String)] = []
+        // `meta` is a full box: version and flags, then its children.
+        for child in childBoxes(of: bytes, in: (meta.payload.lowerBound + 4)..<meta.payload.upperBound) {
+            let payload = child.payload
+            guard payload.count >= 4 else { continue }
+            let version = bytes[payload.lowerBound]
+            if child.type == "pitm" {
+                primaryID =
+                    version == 0
+                    ? bytes.uint16BE(at: payload.lowerBound + 4).map(UInt32.init)
+                    : bytes.uint32BE(at: payload.lowerBound + 4)
+            } else if child.type == "iinf" {
+                let entries = payload.lowerBound + 4 + (version == 0 ? 2 : 4)
+                guard entries <= payload.upperBound else { continue }
+                for entry in childBoxes(of: bytes, in: entries..<payload.upperBound) where entry.type == "infe" {
+                    // Versions 2 and 3 (the ones HEIF uses): item ID (16 or 32 bits), protection index, type.
+                    let fields = entry.payload.lowerBound + 4
+                    guard entry.payload.count >= 4, (2...3).contains(bytes[entry.payload.lowerBound]) else { continue }
+                    let isVersion3 = bytes[entry.payload.lowerBound] == 3
+                    let id = isVersion3 ? bytes.uint32BE(at: fields) : bytes.uint16BE(at: fields).map(UInt32.init)
+                    let typeOffset = fields + (isVersion3 ? 4 : 2) + 2
+                    guard let id, typeOffset + 4 <= entry.payload.upperBound, let type = bytes.fourCC(at: typeOffset)
+                    else { continue }
+                    itemTypes.append((id, type))
+                }
+            }
+        }
+        let codecs: [String: AssetType] = ["hvc1": .heic, "av01": .avif]
+        if let primaryID, let primary = itemTypes.first(where: { $0.id == primaryID }),
+            let type = codecs[primary.type]
+        {
+            return type
+        }
+        return itemTypes.lazy.compactMap { codecs[$0.type] }.first
+    }
+
+    /// The boxes that follow one another in `range` of `bytes`, up to the first that is cut or malformed: each
+    /// one's type and payload range. A 32-bit size of 1 means a 64-bit size follows; 0, that the box extends to
+    /// the end of `range`.
+    private static func childBoxes(of bytes: [UInt8], in range: Range<Int>) -> [(type: String, payload: Range<Int>)] {
+        var boxes: [(type: String, payload: Range<Int>)] = []
+        var offset = range.lowerBound
+        while offset + 8 <= range.upperBound, boxes.count < maxChildBoxes,
+            let size32 = bytes.uint32BE(at: offset), let type = bytes.fourCC(at: offset + 4)
+        {
+            var header = 8
+            var size = UInt64(size32)
+            if size32 == 1 {
+                guard offset + 16 <= range.upperBound, let size64 = bytes.uint64BE(at: offset + 8) else { break }
+                header = 16
+                size = size64
+            } else if size32 == 0 {
+                size = UInt64(range.upperBound - offset)
+            }
+            guard size >= UInt64(header), size <= UInt64(range.upperBound - offset) else { break }
+            let end = offset + Int(size)
+            boxes.append((type, (offset + header)..<end))
+            offset = end
+        }
+        return boxes
+    }
+
+    /// The most boxes ``childBoxes(of:in:)`` reads at one level: a 4 KB prefix holds at most 512.
+    private static let maxChildBoxes = 512
 
     // MARK: SVG
 
@@ -370,6 +451,13 @@ extension [UInt8] {
             return false
         }
         return self[offset..<(offset + pattern.count)].elementsEqual(pattern)
+    }
+
+    fileprivate func uint16BE(at offset: Int) -> UInt16? {
+        guard offset >= 0, count - offset >= 2 else {
+            return nil
+        }
+        return UInt16(self[offset]) << 8 | UInt16(self[offset + 1])
     }
 
     fileprivate func uint32BE(at offset: Int) -> UInt32? {

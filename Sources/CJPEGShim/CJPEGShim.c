@@ -193,7 +193,7 @@ static void CJPEGShim_convertCMYKRow(uint8_t *row, JDIMENSION width, int isInver
 }
 
 int CJPEGShim_DecoderReadPixels(CJPEGShim_Decoder *decoder, uint8_t *rgba, size_t bytesPerRow,
-                                int maximumScanCount) {
+                                int maximumScanCount, CJPEGShim_RowsWritten rowsWritten, void *context) {
     if (setjmp(decoder->state.jump)) {
         return CJPEGShim_ERROR;
     }
@@ -224,6 +224,9 @@ int CJPEGShim_DecoderReadPixels(CJPEGShim_Decoder *decoder, uint8_t *rgba, size_
             for (JDIMENSION index = 0; index < read; index++) {
                 CJPEGShim_convertCMYKRow(rows[index], cinfo->output_width, isInverted);
             }
+        }
+        if (rowsWritten) {
+            rowsWritten(context, first, read);
         }
     }
     jpeg_finish_decompress(cinfo);

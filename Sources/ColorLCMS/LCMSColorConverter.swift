@@ -78,6 +78,17 @@ public final class LCMSColorConverter: ColorConverting, Sendable {
         }
     }
 
+    /// A converter for rows of pixels in `profile`, for decoders that convert while they decode
+    /// (`ImageDecodingContext.colorConverter`): the same cached transform ``convertToSRGB(_:)`` uses, so the
+    /// pixels are the same; `nil` for a profile lcms2 rejects and for a CICP description that means sRGB (no
+    /// pixel changes).
+    public func makeRowConverter(for profile: ColorProfile, isOpaque: Bool) -> (any ColorRowConverting)? {
+        if case let .cicp(value) = profile, value.isSRGB {
+            return nil
+        }
+        return try? cache.transform(for: profile, premultiplied: !isOpaque)
+    }
+
     /// The number of transforms built so far, and the number of images that reused one: for tests and metrics.
     public var cacheStatistics: (transformsCreated: Int, hits: Int) {
         cache.statistics

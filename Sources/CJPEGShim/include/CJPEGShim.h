@@ -56,10 +56,16 @@ int CJPEGShim_DecoderReadHeader(CJPEGShim_Decoder *decoder, const uint8_t *data,
 int CJPEGShim_DecoderSetScale(CJPEGShim_Decoder *decoder, int scaleDenominator, int blockSmoothing,
                               uint32_t *outputWidth, uint32_t *outputHeight);
 
+/// Called by `CJPEGShim_DecoderReadPixels` after each batch of rows is final (`rowCount` rows from `firstRow`),
+/// with the `context` given to it. It runs between libjpeg calls, never inside one, so libjpeg's error jump
+/// never crosses it; it must not call libjpeg.
+typedef void (*CJPEGShim_RowsWritten)(void *context, size_t firstRow, size_t rowCount);
+
 /// Decodes every row as RGBA (alpha 255) into `rgba`, which holds `outputHeight` rows of `bytesPerRow`
-/// bytes (at least `outputWidth * 4`). Stops with an error after `maximumScanCount` scans.
+/// bytes (at least `outputWidth * 4`). Stops with an error after `maximumScanCount` scans. `rowsWritten`
+/// (may be NULL) is told about each batch of finished rows, in order.
 int CJPEGShim_DecoderReadPixels(CJPEGShim_Decoder *decoder, uint8_t *rgba, size_t bytesPerRow,
-                                int maximumScanCount);
+                                int maximumScanCount, CJPEGShim_RowsWritten rowsWritten, void *context);
 
 /// The message of the last error, or of the first warning if there was no error; "" if neither.
 const char *CJPEGShim_DecoderMessage(const CJPEGShim_Decoder *decoder);

@@ -1,12 +1,13 @@
 internal import CLCMS2
 internal import CLCMS2Shim
+internal import NukeCore
 
 /// A conversion from an image's profile to sRGB for 8-bit RGBA: an lcms2 transform, deleted with
 /// `cmsDeleteTransform` by its one owner here, on lcms2's RGBA format (alpha copied) for opaque images and its
 /// premultiplied format for the others; for opaque images with a matrix/TRC profile, `LCMSMatrixShaper`'s tables.
 // @unchecked Sendable: nothing is mutated after creation; the lcms2 handle is made with cmsFLAGS_NOCACHE, so lcms2
 // keeps no per-call state in it and `cmsDoTransformLineStride` may run on several threads at once.
-final class LCMSTransform: @unchecked Sendable {
+final class LCMSTransform: ColorRowConverting, @unchecked Sendable {
     private let handle: cmsHTRANSFORM
     /// For an opaque image and a matrix/TRC profile: the same conversion as tables, several times faster.
     private let matrixShaper: LCMSMatrixShaper?
@@ -29,6 +30,11 @@ final class LCMSTransform: @unchecked Sendable {
 
     deinit {
         cmsDeleteTransform(handle)
+    }
+
+    /// Converts `rowCount` rows of `width` pixels at `pixels` in place (`ColorRowConverting`).
+    func convertRows(_ pixels: UnsafeMutableRawPointer, width: Int, rowCount: Int, bytesPerRow: Int) {
+        apply(pixels, width: width, rows: rowCount, bytesPerRow: bytesPerRow)
     }
 
     /// Converts `rows` rows of `width` pixels at `pixels` in place.

@@ -38,11 +38,14 @@ extension ImageDecoders {
         let target: ImageDecodingTarget
         /// The state of progressive previews.
         let previews = PreviewState()
+        /// The context's colour converter: full-size decodes convert rows to sRGB as they are written.
+        let colorConverter: (any ColorConverting)?
 
         /// Creates a decoder that decodes at full size.
         public init(configuration: Configuration = .init()) {
             self.configuration = configuration
             self.target = ImageDecodingTarget()
+            self.colorConverter = nil
         }
 
         /// Returns a decoder with the given configuration if the context's data is JPEG (by its magic bytes,
@@ -51,6 +54,7 @@ extension ImageDecoders {
             guard context.type == .jpeg else { return nil }
             self.configuration = configuration
             self.target = ImageDecodingTarget(request: context.request)
+            self.colorConverter = context.colorConverter
         }
 
         /// Decodes the complete data.
@@ -65,8 +69,10 @@ extension ImageDecoders {
         func decodeImage(_ data: Data, allowsTruncation: Bool) throws -> PlatformImage {
             guard !data.isEmpty else { throw Error.emptyData }
             return try data.withUnsafeBytes { bytes in
-                try JPEGDecoding(configuration: configuration, target: target)
-                    .decode(bytes, allowsTruncation: allowsTruncation)
+                var decoding = JPEGDecoding(configuration: configuration, target: target)
+                // Previews keep their profile: the pipeline converts them after decoding.
+                decoding.colorConverter = allowsTruncation ? nil : colorConverter
+                return try decoding.decode(bytes, allowsTruncation: allowsTruncation)
             }
         }
     }

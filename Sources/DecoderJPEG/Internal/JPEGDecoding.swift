@@ -9,6 +9,9 @@ struct JPEGDecoding {
     /// Whether a 1/8 decode of a complete progressive file may skip the scans it doesn't use (see
     /// ``JPEGMarkers/scansNeededAtOneEighth(of:)``). Tests turn it off to compare with the full decode.
     var skipsUnusedScansAtOneEighth = true
+    /// The pipeline's colour converter (`ImageDecodingContext.colorConverter`): a full-size decode of a file with
+    /// an ICC profile converts its rows to sRGB as libjpeg writes them, and returns the image without a profile.
+    var colorConverter: (any ColorConverting)?
 
     /// Decodes `bytes`. With `allowsTruncation`, data that ends early decodes to what has arrived (libjpeg
     /// fills the rest); otherwise it throws ``ImageDecoders/JPEG/Error/truncatedData(message:)``.
@@ -36,9 +39,18 @@ struct JPEGDecoding {
         {
             return withColorProfile(orientation.apply(to: image), from: bytes)
         }
-        let image = try pixels(
-            decompressor, denominator: denominator, blockSmoothing: true, allowsTruncation: allowsTruncation)
-        return withColorProfile(orientation.apply(to: image), from: bytes)
+        // Thumbnails are converted after they are made (fewer pixels); full-size decodes while they decode.
+        let profile = JPEGMarkers.iccProfile(in: bytes).map(ColorProfile.icc)
+        let rowConverter =
+            denominator == 1 && target.thumbnail == nil
+            ? profile.flatMap { colorConverter?.makeRowConverter(for: $0, isOpaque: true) } : nil
+        var image = try pixels(
+            decompressor, denominator: denominator, blockSmoothing: true, allowsTruncation: allowsTruncation,
+            rowConverter: rowConverter)
+        if rowConverter == nil {
+            image.colorProfile = profile
+        }
+        return orientation.apply(to: image)
     }
 
     /// `image` with the ICC profile of the file's `APP2` segments, if it has a whole one.
@@ -51,16 +63,23 @@ struct JPEGDecoding {
 
     /// Decodes the pixels of a decompressor whose header was read.
     private func pixels(
-        _ decompressor: JPEGDecompressor, denominator: Int, blockSmoothing: Bool, allowsTruncation: Bool
+        _ decompressor: JPEGDecompressor, denominator: Int, blockSmoothing: Bool, allowsTruncation: Bool,
+        rowConverter: (any ColorRowConverting)? = nil
     ) throws -> PlatformImage {
         let size = try decompressor.setScale(denominator: denominator, blockSmoothing: blockSmoothing)
         let maximumScanCount = configuration.maximumScanCount
+        let bytesPerRow = size.width * PlatformImage.bytesPerPixel
         let image: PlatformImage
         do {
             image = try PlatformImage(width: size.width, height: size.height, isOpaque: true) { pixels in
+                let conversion = rowConverter.flatMap { converter in
+                    pixels.baseAddress.map {
+                        JPEGRowConversion(converter: converter, pixels: $0, width: size.width, bytesPerRow: bytesPerRow)
+                    }
+                }
                 try decompressor.readPixels(
-                    into: pixels, bytesPerRow: size.width * PlatformImage.bytesPerPixel,
-                    maximumScanCount: maximumScanCount)
+                    into: pixels, bytesPerRow: bytesPerRow, maximumScanCount: maximumScanCount,
+                    conversion: conversion)
             }
         } catch is PlatformImage.Error {
             throw ImageDecoders.JPEG.Error.imageTooLarge(

@@ -73,16 +73,24 @@ final class JPEGDecompressor {
         return (Int(width), Int(height))
     }
 
-    /// Decodes all rows as opaque RGBA into `pixels`.
+    /// Decodes all rows as opaque RGBA into `pixels`; with a `conversion`, each band of finished rows goes to it
+    /// (and it has converted every row, or is waited for after an error, when this returns).
     func readPixels(
-        into pixels: UnsafeMutableRawBufferPointer, bytesPerRow: Int, maximumScanCount: Int
+        into pixels: UnsafeMutableRawBufferPointer, bytesPerRow: Int, maximumScanCount: Int,
+        conversion: JPEGRowConversion? = nil
     ) throws(ImageDecoders.JPEG.Error) {
         guard let base = pixels.baseAddress else { return }
         let limit = Int32(clamping: maximumScanCount)
-        let status = CJPEGShim_DecoderReadPixels(
-            handle, base.assumingMemoryBound(to: UInt8.self), bytesPerRow, limit)
+        let status = withExtendedLifetime(conversion) {
+            CJPEGShim_DecoderReadPixels(
+                handle, base.assumingMemoryBound(to: UInt8.self), bytesPerRow, limit,
+                conversion == nil ? nil : JPEGRowConversion.callback,
+                conversion.map { Unmanaged.passUnretained($0).toOpaque() })
+        }
         guard status == CJPEGShim_OK else {
+            conversion?.wait()
             throw .invalidData(message: message)
         }
+        conversion?.finish(rowCount: pixels.count / bytesPerRow)
     }
 }

@@ -20,9 +20,35 @@ public protocol ColorConverting: Sendable {
     ///
     /// - Throws: An error of the converter's own when the profile can't be used; `image` is then unchanged.
     func convertToSRGB(_ image: inout PlatformImage) throws
+
+    /// Returns a converter for rows of pixels in `profile` to sRGB, or `nil` when rows can't be converted
+    /// separately for it; see the default implementation, which returns `nil`.
+    func makeRowConverter(for profile: ColorProfile, isOpaque: Bool) -> (any ColorRowConverting)?
+}
+
+/// Converts bands of rows of premultiplied RGBA pixels, in place, from one colour profile to sRGB: what a
+/// ``ColorConverting`` converter makes for a decoder that converts as it writes rows.
+///
+/// ## Contract
+/// - Thread-safe: a decoder may convert several bands at once, on different threads, each band's rows disjoint.
+/// - Converts exactly the `rowCount` rows of `width` pixels at `pixels`, `bytesPerRow` apart, and nothing else.
+public protocol ColorRowConverting: Sendable {
+    /// Converts `rowCount` rows of `width` RGBA pixels (4 bytes each, premultiplied) starting at `pixels`, each
+    /// row `bytesPerRow` bytes after the previous one, in place.
+    func convertRows(_ pixels: UnsafeMutableRawPointer, width: Int, rowCount: Int, bytesPerRow: Int)
 }
 
 extension ColorConverting {
+    /// Returns a converter for rows of pixels in `profile`, for a decoder that converts as it decodes (see
+    /// ``ImageDecodingContext/colorConverter``); `nil` when this converter can't convert rows for `profile`
+    /// (the default: the pipeline then converts the whole image after decoding).
+    ///
+    /// A row converter must give the same pixels as ``convertToSRGB(_:)-(inout PlatformImage)`` does for an
+    /// image with `profile` and opacity `isOpaque`, so converting while decoding changes speed, not output.
+    public func makeRowConverter(for profile: ColorProfile, isOpaque: Bool) -> (any ColorRowConverting)? {
+        nil
+    }
+
     /// Returns `image` converted from its ``PlatformImage/colorProfile`` to sRGB, with a `nil` profile: the
     /// in-place ``convertToSRGB(_:)-(inout PlatformImage)`` on a copy (which copies the pixels only if `image`
     /// is also kept by the caller).

@@ -85,6 +85,13 @@ public struct ImageDecodingContext: Sendable, CustomStringConvertible {
     /// How previews of partial data are made for this image (the delegate's choice), set in the contexts of
     /// partial data; `.incremental` in other contexts. Decoders may read it.
     public var previewPolicy: ImagePipeline.PreviewPolicy = .incremental
+    /// The pipeline's ``ImagePipeline/Configuration/colorConverter`` when it converts decoded images to sRGB
+    /// (``ImagePipeline/ColorProfilePolicy/convertToSRGB``), else `nil`. A decoder that writes pixels in rows
+    /// may convert each band as it is written (``ColorConverting/makeRowConverter(for:isOpaque:)``), while the
+    /// pixels are still in the CPU's caches and on other cores while it decodes the next rows, and then returns
+    /// the image with a `nil` ``PlatformImage/colorProfile``; the pipeline converts any image that still has
+    /// one after decoding.
+    public var colorConverter: (any ColorConverting)?
     /// The value of Nuke 13.2's deprecated `maximumDecodedImageSize` (see `Deprecated.swift`), which nothing reads.
     var nuke13MaximumDecodedImageSize: Int?
 

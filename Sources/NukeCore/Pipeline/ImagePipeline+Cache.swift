@@ -55,7 +55,8 @@ extension ImagePipeline {
                 return container
             }
             guard caches.contains(.disk), let data = cachedData(for: request) else { return nil }
-            let context = ImageDecodingContext(request: request, data: data, isCompleted: true, cacheType: .disk)
+            var context = ImageDecodingContext(request: request, data: data, isCompleted: true, cacheType: .disk)
+            context.colorConverter = core.configuration.colorConverterForDecoding
             guard let decoder = core.decoder(for: context) else { return nil }
             return decodeCachedData(
                 context, with: decoder, converter: core.configuration.colorConverterForDecoding)?.container

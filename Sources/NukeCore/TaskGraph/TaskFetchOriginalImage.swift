@@ -83,9 +83,13 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse>, @unchecked Send
     private func decodeFinal(_ response: DataResponse) {
         previewOperation?.cancel()
         previewOperation = nil
-        let context = ImageDecodingContext(
-            request: request, data: response.data, isCompleted: true, urlResponse: response.urlResponse,
-            cacheType: response.cacheType)
+        let context = {
+            var context = ImageDecodingContext(
+                request: request, data: response.data, isCompleted: true, urlResponse: response.urlResponse,
+                cacheType: response.cacheType)
+            context.colorConverter = self.core.configuration.colorConverterForDecoding
+            return context
+        }()
         guard let decoder = decoder(for: context) else {
             var context = context
             context.decoderLookup = core.decoderLookup

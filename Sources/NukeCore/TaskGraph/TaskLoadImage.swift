@@ -49,7 +49,11 @@ final class TaskLoadImage: PipelineTask<ImageResponse>, @unchecked Sendable {
             return fetchImage()
         }
         core.statistics.withLock { $0.diskCacheHits += 1 }
-        let context = ImageDecodingContext(request: request, data: data, isCompleted: true, cacheType: .disk)
+        let context = {
+            var context = ImageDecodingContext(request: request, data: data, isCompleted: true, cacheType: .disk)
+            context.colorConverter = core.configuration.colorConverterForDecoding
+            return context
+        }()
         guard let decoder = core.decoder(for: context) else { return fetchImage() }
         let statistics = core.statistics
         let budget = core.decodingBacklog

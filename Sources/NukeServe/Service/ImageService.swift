@@ -205,7 +205,8 @@ public final class ImageService: ServeHandler {
         }
         let encoding = ResultEncoding(
             format: choice.format, encoder: makeEncoder(url.options.quality ?? configuration.defaultQuality),
-            processor: processor, deadline: .now + .seconds(configuration.processingTimeout),
+            processor: processor, colors: pipeline.configuration,
+            deadline: .now + .seconds(configuration.processingTimeout),
             timeout: configuration.processingTimeout)
         let content: ResultEncoding.Content
         do {

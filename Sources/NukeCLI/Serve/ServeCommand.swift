@@ -24,7 +24,7 @@ enum ServeCommand {
         format|f|ext (jpg, png, webp, avif, jxl), and Nuke's circle|ci:1 and rounded|rc:RADIUS. Sources are
         http(s):// URLs, or local:///PATH under --local-root. Without a format, AVIF or WebP (JPEG XL first with
         --auto-jxl) is sent when Accept names it, else the source's format (JPEG or PNG for GIF, SVG, HEIF and
-        JPEG XL sources) (Vary: Accept). Embedded colour profiles are converted to sRGB, every frame of an
+        JPEG XL sources), with Vary: Accept. Embedded colour profiles are converted to sRGB, every frame of an
         animation too. Also /health and /metrics (Prometheus text). Prints "listening on http://ADDR:PORT" once it
         accepts connections, then one access-log line per request; SIGTERM or SIGINT stop accepting, let requests in
         flight finish within --grace seconds, and exit 0.
@@ -198,7 +198,7 @@ struct ServeRun {
             .png: { _ in ImageEncoders.PNG() },
             .webp: { ImageEncoders.WebP(quality: Float($0) / 100) },
             .avif: { ImageEncoders.AVIF(quality: Float($0) / 100) },
-            // Effort 4, imgproxy's IMGPROXY_JXL_EFFORT default: libjxl's own 7 takes several times as long.
+            // Effort 4, imgproxy's IMGPROXY_JXL_EFFORT default (libjxl's own, 7, is slower).
             .jxl: { ImageEncoders.JXL(quality: Float($0) / 100, effort: 4) },
         ])
         service.jxlDetection = options.jxlDetection

@@ -143,7 +143,7 @@ let package = Package(
             name: "NukeServeTests",
             dependencies: [
                 "NukeServe", "NukeCore", "NukeTestKit", "LoaderCurl", "DecoderPNG", "DecoderJPEG", "DecoderWebP",
-                "DecoderGIF", "DecoderAVIF",
+                "DecoderGIF", "DecoderAVIF", "DecoderJXL", "ColorLCMS",
             ]),
         // nuke serve's HTTP transport: NukeServe's handler behind libmicrohttpd (epoll thread pool, suspend/resume).
         // No pkgConfig: CMicroHTTPD links `microhttpd` by name and includes <microhttpd.h> from the system include

@@ -108,7 +108,7 @@ struct FetchRun {
         guard claims.claim(file.lastPathComponent) else { return .loaded(response, written: file) }
         let animated: Data?
         do {
-            animated = try animatedOutput(response.container)
+            animated = try animatedOutput(response.container, colors: pipeline.configuration)
         } catch {
             return .failed("could not transcode the animation: \(error)")
         }
@@ -127,14 +127,18 @@ struct FetchRun {
 
     /// For `--format webp`, `avif` or `jxl` and an animated input (GIF, WebP, AVIF sequence, JPEG XL): every frame,
     /// through the same processors as the request, as an animated WebP or JPEG XL (durations and loop count kept)
-    /// or an AVIF sequence (durations kept). `nil` for other formats and still images.
-    private func animatedOutput(_ container: ImageContainer) throws -> Data? {
+    /// or an AVIF sequence (durations kept). Each frame first gets the pipeline's colour profile policy, as the
+    /// pipeline gave the still: converted to sRGB, or with `--keep-profile` kept in the file's profile, which the
+    /// WebP and AVIF encoders embed. `nil` for other formats and still images.
+    private func animatedOutput(_ container: ImageContainer, colors: ImagePipeline.Configuration) throws -> Data? {
         guard [.webp, .avif, .jxl].contains(options.format), let data = container.data,
             let animation = try? ImageDecoders.Default.animation(for: data), animation.isAnimated
         else { return nil }
         let processors = options.processors
         let transform: (PlatformImage) throws -> PlatformImage = { frame in
-            try processors.reduce(frame) { image, processor in
+            var frame = frame
+            colors.applyColorProfilePolicy(to: &frame)
+            return try processors.reduce(frame) { image, processor in
                 guard let processed = processor.process(image) else {
                     throw CommandError("\(processor.identifier) failed on a frame")
                 }

@@ -267,6 +267,35 @@ struct ServeCommandTests {
         #expect(try ImageDecoders.WebP.Animation(data: still.body).frameCount == 1)
     }
 
+    @Test func everyFrameOfAnAnimatedDisplayP3WebPIsServedInSRGB() async throws {
+        // Given an animated WebP in Display P3 and a server that keeps 3 frames
+        let (data, _) = try ColorProfileCommandTests.displayP3AnimatedWebP()
+        let nginx = try await NginxServer.start(files: ["p3.webp": data])
+        let serve = try await ServeProcess(
+            ["--allow-source-addresses", "127.0.0.1", "--max-animation-frames", "3"])
+
+        // When it is served as an animated WebP at quality 100
+        let response = try await CurlClient.get(
+            serve.url("/unsafe/q:100/plain/" + nginx.url("p3.webp").absoluteString + "@webp"))
+        #expect(try await serve.stop() == 0)
+        await nginx.stopped()
+
+        // Then every frame is closer to lcms2's sRGB conversion of the source frame than to the P3 numbers, and the
+        // file carries no profile
+        #expect(response.status == 200 && response.headers["content-type"] == "image/webp")
+        let served = try ImageDecoders.WebP.Animation(data: response.body)
+        let source = try ImageDecoders.WebP.Animation(data: data)
+        #expect(served.frameCount == 3 && served.colorProfile == nil)
+        let converter = LCMSColorConverter()
+        for index in 0..<3 {
+            let original = try source.frame(at: index)
+            let made = try served.frame(at: index)
+            let toConverted = try #require(ImageComparison.psnr(made, try converter.convertToSRGB(original)))
+            let toOriginal = try #require(ImageComparison.psnr(made, original))
+            #expect(toConverted > 30 && toConverted > toOriginal + 3, "frame \(index): \(toConverted) vs \(toOriginal)")
+        }
+    }
+
     @Test func aSecondInstanceServesAResultWithNoOriginRequestAndNoDecode() async throws {
         let nginx = try await Self.origin()
         let cache = try TemporaryDirectory()
@@ -349,10 +378,40 @@ struct ServeCommandTests {
         #expect(try await serve.stop() == 0)
         await nginx.stopped()
 
-        // Then the thumbnail is a JPEG (the source's format is not one the service writes) of the planned size
+        // Then the thumbnail is a JPEG (a JPEG XL source is sent as JPEG XL only when asked for) of the planned size
         #expect(response.status == 200 && response.headers["content-type"] == "image/jpeg")
         let thumbnail = try Self.decode(response.body)
         #expect((thumbnail.width, thumbnail.height) == (80, 60))
+    }
+
+    @Test func jpegXLByTheURLAndByAcceptWithAutoJXL() async throws {
+        // Given a server with --auto-jxl and one with NUKE_SERVE_ENFORCE_JXL
+        let nginx = try await Self.origin()
+        let auto = try await ServeProcess(["--allow-source-addresses", "127.0.0.1", "--auto-jxl"])
+        let enforced = try await ServeProcess(
+            ["--allow-source-addresses", "127.0.0.1"], environment: ["NUKE_SERVE_ENFORCE_JXL": "1"])
+        let path = "/unsafe/w:64/plain/" + nginx.url("photo.png").absoluteString
+        let accept = ["Accept": "image/jxl,image/avif,image/webp,*/*"]
+
+        // When the URL names JPEG XL, when Accept names it, and when the URL names PNG
+        let named = try await CurlClient.get(
+            auto.url("/unsafe/w:64/f:jxl/plain/" + nginx.url("photo.png").absoluteString))
+        let negotiated = try await CurlClient.get(auto.url(path), headers: accept)
+        let png = try await CurlClient.get(auto.url(path + "@png"), headers: accept)
+        let overridden = try await CurlClient.get(enforced.url(path + "@png"), headers: accept)
+        #expect(try await auto.stop() == 0)
+        #expect(try await enforced.stop() == 0)
+        await nginx.stopped()
+
+        // Then JPEG XL files come back (decoded by libjxl), with Vary: Accept where Accept chose them; a URL's PNG is
+        // kept, unless JPEG XL is enforced
+        for response in [named, negotiated, overridden] {
+            #expect(response.status == 200 && response.headers["content-type"] == "image/jxl")
+            #expect(try ImageDecoders.JXL().decode(response.body).image.width == 64)
+        }
+        #expect(named.headers["vary"] == nil)
+        #expect(negotiated.headers["vary"] == "Accept" && overridden.headers["vary"] == "Accept")
+        #expect(png.headers["content-type"] == "image/png" && png.headers["vary"] == nil)
     }
 
     @Test func theMemoryCacheHoldsResultsAndSourcesAndZeroHoldsNothing() async throws {

@@ -67,6 +67,23 @@ import Testing
         #expect(overridden.queue == 4)
     }
 
+    @Test(
+        arguments: [
+            ([], [:], FormatNegotiation.JXLDetection.disabled),
+            (["--auto-jxl"], [:], .enabled),
+            (["--enforce-jxl"], [:], .enforced),
+            (["--auto-jxl", "--enforce-jxl"], [:], .enforced),
+            ([], ["NUKE_SERVE_AUTO_JXL": "1"], .enabled),
+            ([], ["NUKE_SERVE_ENFORCE_JXL": "true", "NUKE_SERVE_AUTO_JXL": "1"], .enforced),
+            ([], ["NUKE_SERVE_AUTO_JXL": "0"], .disabled),
+            (["--auto-jxl"], ["NUKE_SERVE_AUTO_JXL": "0"], .enabled),
+        ] as [([String], [String: String], FormatNegotiation.JXLDetection)])
+    func jxlDetectionFromFlagsAndVariables(
+        _ arguments: [String], _ environment: [String: String], _ expected: FormatNegotiation.JXLDetection
+    ) throws {
+        #expect(try Self.parse(arguments, environment: environment).jxlDetection == expected)
+    }
+
     @Test func repeatedKeysPairWithTheirSalts() throws {
         let options = try Self.parse(["--key", "01", "--salt", "02", "--key", "03", "--salt", "04"])
         #expect(options.keyPairs.map(\.key) == [[1], [3]] && options.keyPairs.map(\.salt) == [[2], [4]])
@@ -80,6 +97,7 @@ import Testing
             (["--key", "aa"], [:], "give as many salts as keys (1 keys, 0 salts)"),
             (["--key", "xx", "--salt", "aa"], [:], "--key: the key must be non-empty hex"),
             ([], ["NUKE_SERVE_ALLOW_PRIVATE_SOURCES": "maybe"], "NUKE_SERVE_ALLOW_PRIVATE_SOURCES needs 1 or 0"),
+            ([], ["NUKE_SERVE_ENFORCE_JXL": "on"], "NUKE_SERVE_ENFORCE_JXL needs 1 or 0, got 'on'"),
             (["--allow-source-addresses", "127.0.0.2/40"], [:], "--allow-source-addresses needs addresses or CIDR"),
             ([], ["NUKE_SERVE_REDIS": "redis://a:1,http://b"], "NUKE_SERVE_REDIS: "),
         ] as [([String], [String: String], String)])

@@ -1,5 +1,7 @@
+import DecoderAVIF
 import DecoderGIF
 import DecoderJPEG
+import DecoderJXL
 import DecoderPNG
 import DecoderWebP
 import Foundation
@@ -52,7 +54,8 @@ import Testing
         init(
             routes: [String: LoopbackHTTPServer.Route] = [:],
             connectionFilter: ConnectionFilter? = nil,
-            configure: (inout ImageService.Configuration) -> Void = { _ in }
+            configure: (inout ImageService.Configuration) -> Void = { _ in },
+            pipeline configurePipeline: (inout ImagePipeline.Configuration) -> Void = { _ in }
         ) throws {
             origin = try LoopbackHTTPServer(
                 routes: [
@@ -65,6 +68,8 @@ import Testing
             ImageDecoders.JPEG.register(in: registry)
             ImageDecoders.WebP.register(in: registry)
             ImageDecoders.GIF.register(in: registry)
+            ImageDecoders.AVIF.register(in: registry)
+            ImageDecoders.JXL.register(in: registry)
             let decodedThumbnails = LockedValueBox<[ImageRequest.ThumbnailOptions?]>([])
             self.decodedThumbnails = decodedThumbnails
             var loader = CurlDataLoader.Configuration()
@@ -76,6 +81,7 @@ import Testing
                     decodedThumbnails.withLock { $0.append(context.request.thumbnail) }
                     return registry.decoder(for: context)
                 }
+                configurePipeline(&$0)
             }
             var configuration = ImageService.Configuration(encoders: [
                 .png: { _ in ImageEncoders.PNG(isFast: true) },

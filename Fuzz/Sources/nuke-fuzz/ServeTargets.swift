@@ -13,7 +13,13 @@ enum ServeTargets {
         let sourceWidth = 1 + Int(input.byte()) * 37
         let sourceHeight = 1 + Int(input.byte()) * 29
         let text = String(decoding: input.data, as: UTF8.self)
-        _ = FormatNegotiation.preferred(accept: text, available: Set(OutputFormat.allCases))
+        for detection in FormatNegotiation.JXLDetection.allCases {
+            let all = Set(OutputFormat.allCases)
+            let preferred = FormatNegotiation.preferred(accept: text, available: all, jxl: detection)
+            precondition(detection != .disabled || preferred != .jxl, "JPEG XL negotiated with detection off")
+            let requested = FormatNegotiation.requested(.png, accept: text, available: all, jxl: detection)
+            precondition(requested == .png || (detection == .enforced && requested == .jxl), "a URL's format lost")
+        }
         _ = ResultETag.matches(ifNoneMatch: text, etag: "\"0123\"")
         if let address = IPAddress(text) { _ = SourceAddressPolicy.classify(address) }
         _ = AddressRange(text)

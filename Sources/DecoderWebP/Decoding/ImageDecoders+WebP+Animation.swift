@@ -8,7 +8,9 @@ extension ImageDecoders.WebP {
     /// Creating an animation reads only the container (libwebp's demuxer): canvas size, frame count, loop
     /// count and durations; it decodes no pixels. ``frame(at:)`` and ``forEachFrame(_:)`` decode frames
     /// composited onto the canvas exactly as a viewer shows them (disposal and blending applied), as
-    /// premultiplied RGBA the size of the canvas. A still WebP is an animation of one frame.
+    /// premultiplied RGBA the size of the canvas, in the colour space of the file's `ICCP` chunk, which every
+    /// frame carries as `PlatformImage.colorProfile` (as the still decode does), so a consumer converts frames as the
+    /// pipeline converts stills. A still WebP is an animation of one frame.
     ///
     /// ```swift
     /// let container = try await pipeline.imageTask(with: url).response.container
@@ -38,6 +40,9 @@ extension ImageDecoders.WebP {
         public let frameDurations: [TimeInterval]
         /// The limits used when decoding frames.
         public let configuration: Configuration
+        /// The profile of the file's `ICCP` chunk, which every frame carries as `PlatformImage.colorProfile`; `nil`
+        /// for a file without one (sRGB).
+        public let colorProfile: ColorProfile?
 
         /// Reads the animation's properties from `data` without decoding any pixels.
         ///
@@ -54,14 +59,15 @@ extension ImageDecoders.WebP {
             self.loopCount = info.loopCount
             self.frameDurations = info.frameDurations.map { TimeInterval($0) / 1000 }
             self.configuration = configuration
+            self.colorProfile = data.withUnsafeBytes { WebPColorProfile.iccProfile(in: $0) }.map(ColorProfile.icc)
         }
 
         /// Returns an iterator over the composited frames, positioned before the first (libwebp's animation
-        /// decoder, which keeps one canvas).
+        /// decoder, which keeps one canvas); each frame carries ``colorProfile``.
         public func makeFrameIterator() throws -> any ImageAnimationFrameIterator {
             WebPFrameIterator(
                 decoder: try WebPAnimationDecoder(data: data, width: canvasWidth, height: canvasHeight),
-                frameCount: frameCount)
+                frameCount: frameCount, colorProfile: colorProfile)
         }
 
         /// Decodes the canvas as shown at frame `index`. Frames are composited from the start, so the cost
@@ -81,11 +87,15 @@ extension ImageDecoders.WebP {
 struct WebPFrameIterator: ImageAnimationFrameIterator {
     let decoder: WebPAnimationDecoder
     let frameCount: Int
+    /// The file's profile, given to every frame.
+    let colorProfile: ColorProfile?
     var index = 0
 
     mutating func next() throws -> PlatformImage? {
         guard index < frameCount else { return nil }
         index += 1
-        return try decoder.next()
+        var image = try decoder.next()
+        image.colorProfile = colorProfile
+        return image
     }
 }

@@ -10,7 +10,9 @@ extension ImageEncoders.WebP: ImageAnimationEncoding {
     /// Frames are decoded one at a time, passed through `transform` (for example the processors of a request,
     /// which must give every frame the same size) and handed to the encoder, which keeps what it needs; the
     /// frames themselves are not kept. Frames use ``quality`` and ``isLossless``; libwebp stores only what
-    /// changes from the previous frame. Durations are rounded to whole milliseconds, at least 1.
+    /// changes from the previous frame. Durations are rounded to whole milliseconds, at least 1. The first frame's
+    /// `PlatformImage.colorProfile` (after `transform`), when it has an ICC profile, is embedded in an `ICCP` chunk,
+    /// as the still encoder embeds an image's: a WebP file has one profile for all its frames.
     ///
     /// - Returns: The WebP data, or `nil` if the animation is empty, a frame has another size than the first,
     ///   a side exceeds ``maximumDimension``, or libwebp fails.
@@ -26,6 +28,7 @@ extension ImageEncoders.WebP: ImageAnimationEncoding {
         config.quality = clamped * 100
         config.lossless = isLossless ? 1 : 0
         var size: (width: Int, height: Int)?
+        var profile: Data?
         var timestamp = 0
         var failed = false
         try animation.forEachFrame { frame in
@@ -33,6 +36,7 @@ extension ImageEncoders.WebP: ImageAnimationEncoding {
             let image = try transform(frame.image)
             if size == nil {
                 size = (image.width, image.height)
+                profile = image.colorProfile?.iccData
                 encoder = makeEncoder(width: image.width, height: image.height, loopCount: animation.loopCount)
             }
             guard let encoder, let size, image.width == size.width, image.height == size.height,
@@ -49,7 +53,9 @@ extension ImageEncoders.WebP: ImageAnimationEncoding {
         var output = WebPData()
         defer { WebPDataClear(&output) }
         guard WebPAnimEncoderAssemble(encoder, &output) != 0, let bytes = output.bytes else { return nil }
-        return Data(bytes: bytes, count: output.size)
+        let encoded = Data(bytes: bytes, count: output.size)
+        guard let profile else { return encoded }
+        return WebPColorProfile.embedding(profile, in: encoded) ?? encoded
     }
 
     private func makeEncoder(width: Int, height: Int, loopCount: Int) -> OpaquePointer? {

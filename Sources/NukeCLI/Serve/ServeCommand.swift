@@ -14,16 +14,18 @@ enum ServeCommand {
                           [--cache-dir DIR] [--redis URL,…] [--max-source-bytes N] [--max-source-pixels N]
                           [--max-animation-frames N] [--max-redirects N] [--workers N] [--queue N] [--ttl SECONDS]
                           [--grace SECONDS] [--timeout SECONDS] [--processing-timeout SECONDS]
-                          [--memory-cache MB] [--signature-size N]
+                          [--memory-cache MB] [--signature-size N] [--auto-jxl | --enforce-jxl]
 
         Answers GET and HEAD requests in imgproxy's URL format:
           /SIGNATURE/OPTIONS/plain/PERCENT-ENCODED-SOURCE[@EXT]
           /SIGNATURE/OPTIONS/BASE64URL-SOURCE[.EXT]
         with options resize|rs:TYPE:W:H:ENLARGE (fit, fill, fill-down, force, auto), size|s, width|w, height|h,
-        enlarge|el, dpr, gravity|g:ce|no|so|ea|we|noea|nowe|soea|sowe[:X:Y], blur|bl:SIGMA, quality|q, format|f|ext,
-        and Nuke's circle|ci:1 and rounded|rc:RADIUS. Sources are http(s):// URLs, or local:///PATH under
-        --local-root. Without a format, AVIF or WebP is sent when Accept names it, else the source's format
-        (Vary: Accept). Also /health and /metrics (Prometheus text). Prints "listening on http://ADDR:PORT" once it
+        enlarge|el, dpr, gravity|g:ce|no|so|ea|we|noea|nowe|soea|sowe[:X:Y], blur|bl:SIGMA, quality|q,
+        format|f|ext (jpg, png, webp, avif, jxl), and Nuke's circle|ci:1 and rounded|rc:RADIUS. Sources are
+        http(s):// URLs, or local:///PATH under --local-root. Without a format, AVIF or WebP (JPEG XL first with
+        --auto-jxl) is sent when Accept names it, else the source's format (JPEG or PNG for GIF, SVG, HEIF and
+        JPEG XL sources), with Vary: Accept. Embedded colour profiles are converted to sRGB, every frame of an
+        animation too. Also /health and /metrics (Prometheus text). Prints "listening on http://ADDR:PORT" once it
         accepts connections, then one access-log line per request; SIGTERM or SIGINT stop accepting, let requests in
         flight finish within --grace seconds, and exit 0.
 
@@ -60,8 +62,8 @@ enum ServeCommand {
           --max-source-pixels N      Largest source image (default 50000000), checked from its header: 422.
                                                                         NUKE_SERVE_MAX_SOURCE_PIXELS
           --max-animation-frames N   Frames an animated source keeps (default 1: its first frame, as imgproxy's
-                                     default). With more, a WebP or AVIF result is animated, made of the first N
-                                     frames; their pixels together count against --max-source-pixels (422).
+                                     default). With more, a WebP, AVIF or JPEG XL result is animated, made of the
+                                     first N frames; their pixels together count against --max-source-pixels (422).
                                                                         NUKE_SERVE_MAX_ANIMATION_FRAMES
           --max-redirects N          Redirects followed per source, 0 to 50 (default 10); past them, or any with
                                      --allowed-sources, the origin's 3xx is a 502.   NUKE_SERVE_MAX_REDIRECTS
@@ -78,6 +80,11 @@ enum ServeCommand {
                                      Time processing and encoding a decoded source may take (default 10), checked
                                      before each step (each frame, the encoding): then 504.
                                                                         NUKE_SERVE_PROCESSING_TIMEOUT
+          --auto-jxl                 Send JPEG XL when the URL names no format and Accept names image/jxl, before
+                                     AVIF and WebP, as imgproxy's IMGPROXY_AUTO_JXL (off by default: few clients
+                                     decode it; a URL can always ask for f:jxl or @jxl).  NUKE_SERVE_AUTO_JXL=1
+          --enforce-jxl              As --auto-jxl, and send JPEG XL also when the URL names another format, as
+                                     imgproxy's IMGPROXY_ENFORCE_JXL (Vary: Accept).    NUKE_SERVE_ENFORCE_JXL=1
           -h, --help                 Show this help.
 
         The exit status is 0 after a signal, 1 if the server can't start (the message names the cause), 64 for a
@@ -191,7 +198,10 @@ struct ServeRun {
             .png: { _ in ImageEncoders.PNG() },
             .webp: { ImageEncoders.WebP(quality: Float($0) / 100) },
             .avif: { ImageEncoders.AVIF(quality: Float($0) / 100) },
+            // Effort 4, imgproxy's IMGPROXY_JXL_EFFORT default (libjxl's own, 7, is slower).
+            .jxl: { ImageEncoders.JXL(quality: Float($0) / 100, effort: 4) },
         ])
+        service.jxlDetection = options.jxlDetection
         service.signer =
             options.keyPairs.isEmpty
             ? nil : try URLSigner(pairs: options.keyPairs, signatureSize: options.signatureSize)
@@ -238,7 +248,8 @@ struct ServeRun {
         return registry
     }
 
-    /// Reads GIF, WebP and AVIF animations, each frame and the canvas held to `maximumPixelCount` from the headers.
+    /// Reads GIF, WebP, AVIF and JPEG XL animations, each frame and the canvas held to `maximumPixelCount` from the
+    /// headers; WebP, AVIF and JPEG XL frames carry the file's colour profile, which the service converts.
     static func animationReader(maximumPixelCount: Int) -> @Sendable (Data) throws -> (any ImageAnimation)? {
         var gif = ImageDecoders.GIF.Configuration()
         gif.maximumPixelCount = min(gif.maximumPixelCount, maximumPixelCount)
@@ -246,11 +257,14 @@ struct ServeRun {
         webp.maximumPixelCount = min(webp.maximumPixelCount, maximumPixelCount)
         var avif = ImageDecoders.AVIF.Configuration()
         avif.maximumPixelCount = min(avif.maximumPixelCount, maximumPixelCount)
-        return { [gif, webp, avif] data in
+        var jxl = ImageDecoders.JXL.Configuration()
+        jxl.maximumPixelCount = min(jxl.maximumPixelCount, maximumPixelCount)
+        return { [gif, webp, avif, jxl] data in
             switch AssetType(data) {
             case .gif: try ImageDecoders.GIF.Animation(data: data, configuration: gif)
             case .webp: try ImageDecoders.WebP.Animation(data: data, configuration: webp)
             case .avif: try ImageDecoders.AVIF.Animation(data: data, configuration: avif)
+            case .jxl: try ImageDecoders.JXL.Animation(data: data, configuration: jxl)
             default: nil
             }
         }

@@ -29,8 +29,11 @@ struct ServeOptions {
     /// Megabytes of memory for the three memory tiers together: encoded results (half), processed images and
     /// sources (a quarter each). 0 keeps nothing in memory.
     var memoryCacheMegabytes = 256
+    /// `--auto-jxl` / `--enforce-jxl`: whether `Accept` may choose JPEG XL (imgproxy's `IMGPROXY_AUTO_JXL` /
+    /// `IMGPROXY_ENFORCE_JXL`); enforcing wins when both are given.
+    var jxlDetection = FormatNegotiation.JXLDetection.disabled
 
-    static let flags: Set<String> = ["--allow-private-sources"]
+    static let flags: Set<String> = ["--allow-private-sources", "--auto-jxl", "--enforce-jxl"]
     static let options: Set<String> = [
         "--port", "--bind", "--key", "--salt", "--allow-source-addresses", "--allowed-sources", "--local-root",
         "--cache-dir", "--redis", "--max-source-bytes", "--max-source-pixels", "--workers", "--queue", "--ttl",
@@ -80,14 +83,22 @@ struct ServeOptions {
             throw UsageError("\(keys?.origin ?? "--key"): \(error)")
         }
 
-        if arguments.flags.contains("--allow-private-sources") {
-            allowsPrivateSources = true
-        } else if let text = environment[Self.variable("--allow-private-sources")] {
+        /// Whether the flag is given, else what its variable says (1, true, yes or 0, false, no, empty).
+        func flag(_ flag: String) throws -> Bool {
+            if arguments.flags.contains(flag) { return true }
+            let name = Self.variable(flag)
+            guard let text = environment[name] else { return false }
             switch text.lowercased() {
-            case "1", "true", "yes": allowsPrivateSources = true
-            case "0", "false", "no", "": allowsPrivateSources = false
-            default: throw UsageError("NUKE_SERVE_ALLOW_PRIVATE_SOURCES needs 1 or 0, got '\(text)'")
+            case "1", "true", "yes": return true
+            case "0", "false", "no", "": return false
+            default: throw UsageError("\(name) needs 1 or 0, got '\(text)'")
             }
+        }
+        allowsPrivateSources = try flag("--allow-private-sources")
+        if try flag("--enforce-jxl") {
+            jxlDetection = .enforced
+        } else if try flag("--auto-jxl") {
+            jxlDetection = .enabled
         }
         if let (given, origin) = values("--allow-source-addresses", list: true) {
             allowedSourceAddresses = try given.map { text in

@@ -11,6 +11,9 @@ struct ResultEncoding {
     let encoder: any ImageEncoding
     /// The request's processing, applied to every frame of an animation (the pipeline has applied it to the still).
     let processor: ServeProcessor
+    /// The pipeline's configuration, whose colour profile policy every frame of an animation gets before
+    /// `processor` (the pipeline has applied it to the still): converted to sRGB, or kept for the encoder to embed.
+    let colors: ImagePipeline.Configuration
     /// When processing and encoding must be done by.
     let deadline: ContinuousClock.Instant
     /// The processing timeout, for the message.
@@ -73,6 +76,8 @@ struct ResultEncoding {
                 }
                 encoded = try encoder.encode(animation) { frame in
                     guard ContinuousClock.now < deadline else { throw DeadlinePassed() }
+                    var frame = frame
+                    colors.applyColorProfilePolicy(to: &frame)
                     return try processor.processed(frame)
                 }
             }

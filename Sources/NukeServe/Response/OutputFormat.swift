@@ -1,19 +1,20 @@
 /// The formats the service encodes results in.
 public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
-    case jpeg, png, webp, avif
+    case jpeg, png, webp, avif, jxl
 
-    /// The format an extension names (`jpg`, `jpeg`, `png`, `webp`, `avif`; any case), or `nil`.
+    /// The format an extension names (`jpg`, `jpeg`, `png`, `webp`, `avif`, `jxl`; any case), or `nil`.
     public init?(extension text: String) {
         switch text.lowercased() {
         case "jpg", "jpeg": self = .jpeg
         case "png": self = .png
         case "webp": self = .webp
         case "avif": self = .avif
+        case "jxl": self = .jxl
         default: return nil
         }
     }
 
-    /// The media type sent as `Content-Type`.
+    /// The media type sent as `Content-Type` (`image/jxl` for JPEG XL).
     public var mimeType: String {
         "image/\(rawValue)"
     }
@@ -23,6 +24,6 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
         self == .jpeg ? "jpg" : rawValue
     }
 
-    /// `jpg, png, webp, avif`, for error messages.
+    /// `jpg, png, webp, avif, jxl`, for error messages.
     static let namesForMessages = allCases.map(\.fileExtension).joined(separator: ", ")
 }

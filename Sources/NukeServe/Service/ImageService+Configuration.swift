@@ -13,6 +13,10 @@ extension ImageService {
         /// An encoder per output format, made for a quality from 1 to 100. Formats without one are never negotiated,
         /// and a URL that asks for one is answered 415.
         public var encoders: [OutputFormat: @Sendable (_ quality: Int) -> any ImageEncoding]
+        /// Whether `Accept` may choose JPEG XL (with a ``OutputFormat/jxl`` encoder in ``encoders``), as imgproxy's
+        /// `IMGPROXY_AUTO_JXL` / `IMGPROXY_ENFORCE_JXL`; see ``FormatNegotiation/JXLDetection``. Default `.disabled`:
+        /// only URLs that name `jxl` get it.
+        public var jxlDetection = FormatNegotiation.JXLDetection.disabled
         /// The quality when the URL gives none. Default 80 (imgproxy's).
         public var defaultQuality = 80
         /// The largest width or height of a result. Default 8192.
@@ -39,10 +43,13 @@ extension ImageService {
         /// does: a codec call already running finishes (its result is then dropped), so a step of a huge result can
         /// overrun it by its own length; ``maximumResultDimension`` and the animation limits bound that. Default 10.
         public var processingTimeout: Double = 10
-        /// How many frames of an animated source (GIF, WebP, AVIF sequence) a result keeps: the first this many,
-        /// processed one by one and encoded as an animation when the result's format has an
-        /// `ImageAnimationEncoding` encoder (WebP, AVIF), as imgproxy's `IMGPROXY_MAX_ANIMATION_FRAMES` does. `1`
-        /// (the default, imgproxy's too) serves every animation as its first frame, as does a format that can't
+        /// How many frames of an animated source (GIF, WebP, AVIF sequence, JPEG XL) a result keeps: the first this
+        /// many, processed one by one and encoded as an animation when the result's format has an
+        /// `ImageAnimationEncoding` encoder (WebP, AVIF, JPEG XL), as imgproxy's `IMGPROXY_MAX_ANIMATION_FRAMES` does.
+        /// Each frame first gets the pipeline's ``ImagePipeline/Configuration/colorProfilePolicy``, as the pipeline
+        /// gives the still (``ImagePipeline/Configuration/applyColorProfilePolicy(to:)``): converted to sRGB with its
+        /// ``ImagePipeline/Configuration/colorConverter``, or kept in the file's profile, which the encoder embeds.
+        /// `1` (the default, imgproxy's too) serves every animation as its first frame, as does a format that can't
         /// animate (JPEG, PNG). Needs ``readAnimation``.
         public var maximumAnimationFrames = 1
         /// The most pixels the frames an animated result keeps may have together (canvas width × height × frames);
@@ -50,8 +57,8 @@ extension ImageService {
         public var maximumAnimationPixelCount = 50_000_000
         /// Reads the frames of an animated source from its data (the decoded container's `data`), or returns `nil`
         /// for data that is no animation; it should read the container only, decoding no pixels (the `Animation`
-        /// types of the GIF, WebP and AVIF decoders do), and apply the decoders' own limits. `nil` (the default)
-        /// serves every animation as its first frame.
+        /// types of the GIF, WebP, AVIF and JPEG XL decoders do, their frames carrying the file's colour profile),
+        /// and apply the decoders' own limits. `nil` (the default) serves every animation as its first frame.
         public var readAnimation: (@Sendable (Data) throws -> (any ImageAnimation)?)?
         /// How long a request may wait for a worker, in seconds, before it is answered `503`. Default 10.
         public var maximumQueueWait: Double = 10

@@ -93,13 +93,15 @@ public final class ImageService: ServeHandler {
             throw ServeError(.unsupportedFormat, "the service has no \(format.fileExtension) encoder")
         }
         let accept = request.header("accept")
-        let preferred = url.options.format ?? FormatNegotiation.preferred(accept: accept, available: available)
+        let jxl = configuration.jxlDetection
+        let requested = FormatNegotiation.requested(url.options.format, accept: accept, available: available, jxl: jxl)
+        let preferred = requested ?? FormatNegotiation.preferred(accept: accept, available: available, jxl: jxl)
         let processor = ServeProcessor(
             options: url.options, maximumResultDimension: configuration.maximumResultDimension)
         let key = [
             url.source, processor.options.canonicalDescription,
             "q:\(url.options.quality ?? configuration.defaultQuality)",
-            url.options.format.map { "f:\($0.rawValue)" } ?? "a:\(preferred?.rawValue ?? "source")",
+            requested.map { "f:\($0.rawValue)" } ?? "a:\(preferred?.rawValue ?? "source")",
         ]
         .joined(separator: "|")
 
@@ -199,13 +201,14 @@ public final class ImageService: ServeHandler {
         let sourceFormat = container.type.flatMap(OutputFormat.init(assetType:))
         let choice = FormatNegotiation.choose(
             requested: url.options.format, accept: accept, source: sourceFormat,
-            fallback: container.image.isOpaque ? .jpeg : .png, available: available)
+            fallback: container.image.isOpaque ? .jpeg : .png, available: available, jxl: configuration.jxlDetection)
         guard let makeEncoder = configuration.encoders[choice.format] else {
             return .failure(ServeError(.unsupportedFormat, "the service has no \(choice.format.fileExtension) encoder"))
         }
         let encoding = ResultEncoding(
             format: choice.format, encoder: makeEncoder(url.options.quality ?? configuration.defaultQuality),
-            processor: processor, deadline: .now + .seconds(configuration.processingTimeout),
+            processor: processor, colors: pipeline.configuration,
+            deadline: .now + .seconds(configuration.processingTimeout),
             timeout: configuration.processingTimeout)
         let content: ResultEncoding.Content
         do {
@@ -284,7 +287,9 @@ public final class ImageService: ServeHandler {
 }
 
 extension OutputFormat {
-    /// The output format of an asset type the service also encodes, or `nil`.
+    /// The output format a source of `assetType` keeps when nothing else chooses one, or `nil` (then JPEG or PNG).
+    /// JPEG XL sources are not kept as JPEG XL: few clients decode it, so it is sent only when the URL or, with
+    /// ``ImageService/Configuration/jxlDetection``, `Accept` asks for it.
     init?(assetType: AssetType) {
         switch assetType {
         case .jpeg: self = .jpeg

@@ -172,6 +172,7 @@ let package = Package(
             name: "ColorLCMSTests",
             dependencies: [
                 "ColorLCMS", "NukeCore", "NukeTestKit", "DecoderJPEG", "DecoderPNG", "DecoderWebP", "DecoderAVIF",
+                "DecoderJXL",
             ],
             resources: [.copy("Fixtures")]),
     ],

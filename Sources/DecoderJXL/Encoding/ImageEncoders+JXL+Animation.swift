@@ -8,7 +8,8 @@ extension ImageEncoders.JXL: ImageAnimationEncoding {
     ///
     /// Frames are decoded one at a time, passed through `transform` (which must give every frame the same size)
     /// and handed to the encoder, which keeps what it needs of each until the file is written. Every frame gets an
-    /// alpha channel (a later frame may be translucent where the first isn't).
+    /// alpha channel (a later frame may be translucent where the first isn't). The first frame's
+    /// `PlatformImage.colorProfile`, if any, labels the file as ``encode(_:)`` describes.
     ///
     /// - Returns: The JPEG XL data, or `nil` if the animation is empty, a frame has another size than the first,
     ///   or libjxl fails.
@@ -24,7 +25,7 @@ extension ImageEncoders.JXL: ImageAnimationEncoding {
             if writer == nil {
                 writer = JXLWriter(
                     width: image.width, height: image.height, hasAlpha: true, loopCount: animation.loopCount,
-                    distance: distance, effort: effort)
+                    distance: distance, effort: effort, colorProfile: image.colorProfile)
             }
             // Milliseconds, at least 1 (libjxl merges a zero-duration frame into the next); a duration that isn't finite (from a custom ImageAnimation) shows for a second.
             let milliseconds = frame.duration.isFinite ? min(max(frame.duration * 1000, 1), 1e9) : 1000

@@ -2,7 +2,12 @@ public import Foundation
 public import NukeCore
 
 extension ImageEncoders {
-    /// Encodes images as JPEG XL with libjxl (a bare codestream), 8-bit sRGB, keeping alpha.
+    /// Encodes images as JPEG XL with libjxl (a bare codestream), 8 bits per sample, keeping alpha.
+    ///
+    /// The samples are labelled sRGB unless the image still has a `PlatformImage.colorProfile` (the pipeline's
+    /// `.keepOriginal` policy): an ICC profile is embedded, and a CICP description JPEG XL can state (BT.709,
+    /// Display P3 or BT.2020 primaries with the sRGB, BT.709, linear, PQ or HLG transfer) is written as the file's
+    /// colour encoding; a profile libjxl refuses, or another CICP description, is left out.
     ///
     /// Lossy encoding codes XYB at the butteraugli distance ``quality`` maps to, as `cjxl -q` maps its quality;
     /// ``isLossless`` (or ``quality`` 1, like `cjxl -q 100`) stores the pixels exactly. Alpha is stored straight,
@@ -33,7 +38,7 @@ extension ImageEncoders {
             guard !image.isEmpty,
                 let writer = JXLWriter(
                     width: image.width, height: image.height, hasAlpha: !image.isOpaque, loopCount: nil,
-                    distance: distance, effort: effort),
+                    distance: distance, effort: effort, colorProfile: image.colorProfile),
                 writer.add(image)
             else { return nil }
             return writer.finish()

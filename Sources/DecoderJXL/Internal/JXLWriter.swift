@@ -12,11 +12,15 @@ final class JXLWriter {
     private let hasAlpha: Bool
     private let isAnimated: Bool
 
-    /// Starts a `width × height` sRGB file, 8 bits per sample; `hasAlpha` adds a straight alpha channel (the
-    /// images' colours are un-premultiplied for it); `loopCount` (0: forever) makes it an animation with millisecond ticks.
-    /// `distance` is libjxl's butteraugli distance, `nil` for lossless. `nil` if libjxl refuses a setting.
+    /// Starts a `width × height` file, 8 bits per sample, whose samples are in `colorProfile` (an ICC profile is
+    /// embedded, a CICP description JPEG XL can state is written as its colour encoding) or sRGB (`nil`, or a
+    /// profile libjxl refuses or can't state: left out, as other encoders leave out what their format can't hold);
+    /// `hasAlpha` adds a straight alpha channel (the images' colours are un-premultiplied for it); `loopCount`
+    /// (0: forever) makes it an animation with millisecond ticks. `distance` is libjxl's butteraugli distance,
+    /// `nil` for lossless. `nil` if libjxl refuses a setting.
     init?(
-        width: Int, height: Int, hasAlpha: Bool, loopCount: Int?, distance: Float?, effort: Int
+        width: Int, height: Int, hasAlpha: Bool, loopCount: Int?, distance: Float?, effort: Int,
+        colorProfile: ColorProfile? = nil
     ) {
         guard width > 0, height > 0, let xsize = UInt32(exactly: width), let ysize = UInt32(exactly: height),
             let encoder = JxlEncoderCreate(nil)
@@ -52,11 +56,9 @@ final class JXLWriter {
             info.animation.tps_denominator = 1
             info.animation.num_loops = UInt32(clamping: max(loopCount, 0))
         }
-        var srgb = JxlColorEncoding()
-        JxlColorEncodingSetToSRGB(&srgb, JXL_FALSE)
         let effortOption = Int64(min(max(effort, 1), 9))
         guard JxlEncoderSetBasicInfo(encoder, &info) == JXL_ENC_SUCCESS,
-            JxlEncoderSetColorEncoding(encoder, &srgb) == JXL_ENC_SUCCESS,
+            Self.setColor(of: encoder, to: colorProfile),
             JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, effortOption) == JXL_ENC_SUCCESS,
             distance.map({ JxlEncoderSetFrameDistance(settings, $0) })
                 ?? JxlEncoderSetFrameLossless(settings, JXL_TRUE) == JXL_ENC_SUCCESS
@@ -65,6 +67,58 @@ final class JXLWriter {
 
     deinit {
         JxlEncoderDestroy(encoder)
+    }
+
+    /// Says what colour space the samples are in: `profile`'s ICC bytes, its CICP values as a JPEG XL colour
+    /// encoding, else sRGB. `false` only if libjxl refuses sRGB too.
+    private static func setColor(of encoder: OpaquePointer, to profile: ColorProfile?) -> Bool {
+        switch profile {
+        case let .icc(data):
+            let accepted = data.withUnsafeBytes { bytes -> Bool in
+                guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
+                return JxlEncoderSetICCProfile(encoder, base, bytes.count) == JXL_ENC_SUCCESS
+            }
+            if accepted { return true }
+        case let .cicp(value):
+            if var encoding = colorEncoding(for: value),
+                JxlEncoderSetColorEncoding(encoder, &encoding) == JXL_ENC_SUCCESS
+            {
+                return true
+            }
+        case nil:
+            break
+        }
+        var srgb = JxlColorEncoding()
+        JxlColorEncodingSetToSRGB(&srgb, JXL_FALSE)
+        return JxlEncoderSetColorEncoding(encoder, &srgb) == JXL_ENC_SUCCESS
+    }
+
+    /// The JPEG XL colour encoding of a CICP description of RGB samples: BT.709/sRGB, Display P3 or BT.2020
+    /// primaries (D65) with the sRGB, BT.709, linear, PQ or HLG transfer; `nil` for anything else.
+    static func colorEncoding(for cicp: ColorProfile.CICP) -> JxlColorEncoding? {
+        let primaries: JxlPrimaries
+        switch cicp.colorPrimaries {
+        case 1: primaries = JXL_PRIMARIES_SRGB
+        case 9: primaries = JXL_PRIMARIES_2100
+        case 12: primaries = JXL_PRIMARIES_P3
+        default: return nil
+        }
+        let transfer: JxlTransferFunction
+        switch cicp.transferCharacteristics {
+        case 13: transfer = JXL_TRANSFER_FUNCTION_SRGB
+        case 1, 6, 14, 15: transfer = JXL_TRANSFER_FUNCTION_709
+        case 8: transfer = JXL_TRANSFER_FUNCTION_LINEAR
+        case 16: transfer = JXL_TRANSFER_FUNCTION_PQ
+        case 18: transfer = JXL_TRANSFER_FUNCTION_HLG
+        default: return nil
+        }
+        var encoding = JxlColorEncoding()
+        JxlColorEncodingSetToSRGB(&encoding, JXL_FALSE)
+        encoding.primaries = primaries
+        encoding.white_point = JXL_WHITE_POINT_D65
+        encoding.transfer_function = transfer
+        encoding.rendering_intent = JXL_RENDERING_INTENT_RELATIVE
+        return encoding
     }
 
     /// Adds `image` (this writer's size) as the next frame, shown for `milliseconds` in an animation; `false` if

@@ -31,6 +31,16 @@ extension CodecBenchmarks {
             results += try await compareRows(
                 jxlNames, against: "C loop (libjxl)", data: jxl, pipeline: pipeline,
                 ours: { _ = try ImageDecoders.JXL().decode(jxl) }, reference: reference)
+            if selected(jxlNames[0]) {
+                // For scale: what libjxl's thread pool (one thread a core) would give one decode.
+                let threads = Int32(ProcessInfo.processInfo.activeProcessorCount)
+                results.append(
+                    try await compare(
+                        jxlNames[0], against: "C loop (libjxl, \(threads)-thread runner)", goal: "info",
+                        runs: largeRuns, ours: { _ = try ImageDecoders.JXL().decode(jxl) },
+                        reference: { try check(jxl) { CBenchCodecs_decodeJXL($0, $1, threads) } }))
+                report.add(results[results.count - 1].benchRow(section: "codecs"))
+            }
         }
         return results
     }

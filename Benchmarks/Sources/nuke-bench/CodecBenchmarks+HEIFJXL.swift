@@ -69,7 +69,7 @@ extension CodecBenchmarks {
         return results
     }
 
-    /// `image` as HEIC from libheif's x265 encoder (see ``CBenchCodecs_encodeHEIC``), opaque.
+    /// `image` as HEIC from libheif's x265 encoder (see `CBenchCodecs_encodeHEIC`), opaque.
     private func heic(_ image: PlatformImage, quality: Int32) throws -> Data {
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0

@@ -21,6 +21,8 @@ let package = Package(
                 .product(name: "DecoderSVG", package: "Nuke"),
                 .product(name: "DecoderGIF", package: "Nuke"),
                 .product(name: "DecoderAVIF", package: "Nuke"),
+                .product(name: "DecoderHEIF", package: "Nuke"),
+                .product(name: "DecoderJXL", package: "Nuke"),
                 .product(name: "LoaderCurl", package: "Nuke"),
                 .product(name: "LoaderURLSession", package: "Nuke"),
                 .product(name: "CacheDisk", package: "Nuke"),
@@ -37,10 +39,14 @@ let package = Package(
             name: "processor-timer", dependencies: [.product(name: "NukeCore", package: "Nuke")]),
         // Reference loops written directly against the C libraries, and libvips' thumbnail.
         // giflib and libavif have no pkg-config flags SwiftPM accepts (none, and -DAVIF_DLL): linked by name, and so
-        // is TurboJPEG (CTurboJPEG has no pkgConfig, and no Swift code imports it to use its modulemap's `link`).
+        // are libheif and libjxl (headers on the default include path, as the root package's CHEIF and CJXL take them),
+        // and TurboJPEG (CTurboJPEG has no pkgConfig, and no Swift code imports it to use its modulemap's `link`).
         .target(
             name: "CBenchCodecs", dependencies: ["CTurboJPEG", "CVips", "CBenchRSVG", "CBenchWebP"],
-            linkerSettings: [.linkedLibrary("gif"), .linkedLibrary("avif"), .linkedLibrary("turbojpeg")]),
+            linkerSettings: [
+                .linkedLibrary("gif"), .linkedLibrary("avif"), .linkedLibrary("turbojpeg"), .linkedLibrary("heif"),
+                .linkedLibrary("jxl"), .linkedLibrary("jxl_threads"),
+            ]),
         // hiredis called directly: the reference of the `redis` section's hit read.
         .target(name: "CBenchRedis", linkerSettings: [.linkedLibrary("hiredis")]),
         // libvips and cairo doing the processors' work.

@@ -10,7 +10,8 @@ import Foundation
 import NukeCore
 
 /// Decode per format through our decoders and through the pipeline, against tight loops over the same C
-/// libraries; and the 12 MP JPEG → 256 px thumbnail against libvips.
+/// libraries (12 MP HEIC and JPEG XL in `CodecBenchmarks+HEIFJXL.swift`); and the 12 MP JPEG → 256 px thumbnail
+/// against libvips.
 struct CodecBenchmarks {
     let runs: Int
     let largeRuns: Int
@@ -120,6 +121,7 @@ struct CodecBenchmarks {
                     reference: { try turboJPEG(large, scale: 1) }))
             report.add(results[results.count - 1].benchRow(section: "codecs"))
         }
+        results += try await runHEIFAndJXL(pipeline: pipeline)
         let thumbnail = ImageRequest.ThumbnailOptions(maxPixelSize: 256)
         if selected("pipeline jpeg 4000×3000 → 256") {
             results.append(
@@ -203,12 +205,12 @@ struct CodecBenchmarks {
             })
     }
 
-    private func selected(_ name: String) -> Bool {
+    func selected(_ name: String) -> Bool {
         guard let only else { return true }
         return name.localizedCaseInsensitiveContains(only)
     }
 
-    private func encoded(_ data: Data?, _ what: String) throws -> Data {
+    func encoded(_ data: Data?, _ what: String) throws -> Data {
         guard let data else { throw BenchmarkError(description: "could not encode the \(what) input") }
         return data
     }
@@ -237,6 +239,8 @@ struct CodecBenchmarks {
         ImageDecoders.SVG.register(in: registry)
         ImageDecoders.GIF.register(in: registry)
         ImageDecoders.AVIF.register(in: registry)
+        ImageDecoders.HEIF.register(in: registry)
+        ImageDecoders.JXL.register(in: registry)
         return ImagePipeline {
             $0.makeImageDecoder = { registry.decoder(for: $0) }
             $0.imageCache = nil
@@ -244,7 +248,7 @@ struct CodecBenchmarks {
     }
 
     /// Loads in-memory data through the whole pipeline (task graph, queues, decoder registry), no caches.
-    private func load(
+    func load(
         _ data: Data, pipeline: ImagePipeline, thumbnail: ImageRequest.ThumbnailOptions? = nil
     )
         async throws
@@ -280,7 +284,7 @@ struct CodecBenchmarks {
         return Data(bytes: output, count: size)
     }
 
-    private func check(_ data: Data, _ body: (UnsafePointer<UInt8>, Int) -> Int32) throws {
+    func check(_ data: Data, _ body: (UnsafePointer<UInt8>, Int) -> Int32) throws {
         let status = data.withUnsafeBytes { input in
             body(input.bindMemory(to: UInt8.self).baseAddress!, input.count)
         }

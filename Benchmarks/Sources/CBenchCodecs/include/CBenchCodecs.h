@@ -35,6 +35,22 @@ int CBenchCodecs_encodeGIF(const uint8_t *frames, int width, int height, int fra
 /// libavif: parse, decode the first image, convert to premultiplied RGBA8 into a malloc'ed buffer.
 int CBenchCodecs_decodeAVIF(const uint8_t *data, size_t size);
 
+/// libheif: reads the container without copying, decodes the primary image to interleaved RGBA8
+/// (heif_colorspace_RGB, heif_chroma_interleaved_RGBA, default options: libheif's own thread settings) and
+/// releases it. libheif allocates the pixels itself (no caller buffer in its API).
+int CBenchCodecs_decodeHEIC(const uint8_t *data, size_t size);
+
+/// libheif's HEVC encoder (x265 in Debian's build): `width`×`height` RGBA (alpha dropped: an opaque image) at
+/// lossy `quality` (0-100; heif-enc's default is 50) with x265's `preset` (e.g. "medium"), 4:2:0 (libheif's
+/// default), no thumbnail. `*output` is malloc'ed (free it). For making the benchmark's HEIC input.
+int CBenchCodecs_encodeHEIC(const uint8_t *rgba, int width, int height, int quality, const char *preset,
+                            uint8_t **output, size_t *outputSize);
+
+/// libjxl: JxlDecoder subscribed to JXL_DEC_BASIC_INFO | JXL_DEC_FULL_IMAGE, the first frame to RGBA8 (native
+/// order, rows packed) into a malloc'ed buffer. `threads` 0 decodes on the calling thread (no parallel runner);
+/// more sets a JxlThreadParallelRunner with that many threads.
+int CBenchCodecs_decodeJXL(const uint8_t *data, size_t size, int threads);
+
 /// Starts libvips once (single-threaded, operation cache off, so every call does the work).
 int CBenchCodecs_vipsStart(void);
 

@@ -46,9 +46,9 @@ extension ImageService {
         /// How many frames of an animated source (GIF, WebP, AVIF sequence, JPEG XL) a result keeps: the first this
         /// many, processed one by one and encoded as an animation when the result's format has an
         /// `ImageAnimationEncoding` encoder (WebP, AVIF, JPEG XL), as imgproxy's `IMGPROXY_MAX_ANIMATION_FRAMES` does.
-        /// Each frame first gets the pipeline's ``ImagePipeline/Configuration/colorProfilePolicy``, as the pipeline
-        /// gives the still (``ImagePipeline/Configuration/applyColorProfilePolicy(to:)``): converted to sRGB with its
-        /// ``ImagePipeline/Configuration/colorConverter``, or kept in the file's profile, which the encoder embeds.
+        /// Each frame first gets the pipeline's `ImagePipeline.Configuration.colorProfilePolicy`, as the pipeline
+        /// gives the still (`ImagePipeline.Configuration.applyColorProfilePolicy(to:)`): converted to sRGB with its
+        /// `ImagePipeline.Configuration.colorConverter`, or kept in the file's profile, which the encoder embeds.
         /// `1` (the default, imgproxy's too) serves every animation as its first frame, as does a format that can't
         /// animate (JPEG, PNG). Needs ``readAnimation``.
         public var maximumAnimationFrames = 1

@@ -1,7 +1,7 @@
 public import Foundation
 public import NukeCore
 
-/// An ``ImageAnimation`` over frames held in memory, for tests of animation encoders and of the code that plays or
+/// An `ImageAnimation` over frames held in memory, for tests of animation encoders and of the code that plays or
 /// transcodes animations: each frame is returned as given (with its `colorProfile`), in order.
 ///
 /// ```swift

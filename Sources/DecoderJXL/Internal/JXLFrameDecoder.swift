@@ -34,17 +34,9 @@ final class JXLFrameDecoder {
         while true {
             switch try handle.next(reading: "the header") {
             case JXL_DEC_BASIC_INFO:
-                let info = try handle.basicInfo()
-                guard Int(info.xsize) == headers.width, Int(info.ysize) == headers.height else {
-                    throw .invalidData(message: "the header changed between passes")
-                }
+                try Self.checkBasicInfo(of: handle, against: headers)
             case JXL_DEC_COLOR_ENCODING:
-                // XYB-coded images (lossy) are converted to sRGB (grey images to sRGB's grey) by libjxl; images
-                // coded in their original colour space come as they are (libjxl ignores the preference for them).
-                var srgb = JxlColorEncoding()
-                JxlColorEncodingSetToSRGB(&srgb, headers.isGray ? JXL_TRUE : JXL_FALSE)
-                _ = JxlDecoderSetPreferredColorProfile(handle.decoder, &srgb)
-                colorProfile = headers.isGray ? nil : Self.outputProfile(of: handle.decoder)
+                colorProfile = Self.preferSRGB(for: handle, headers: headers)
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                 return true
             case JXL_DEC_SUCCESS:
@@ -85,6 +77,26 @@ final class JXLFrameDecoder {
 }
 
 extension JXLFrameDecoder {
+    /// The `JXL_DEC_BASIC_INFO` event of a later pass over the file: the size must be the one the headers read.
+    static func checkBasicInfo(
+        of handle: JXLDecoderHandle, against headers: JXLHeaders
+    ) throws(ImageDecoders.JXL.Error) {
+        let info = try handle.basicInfo()
+        guard Int(info.xsize) == headers.width, Int(info.ysize) == headers.height else {
+            throw .invalidData(message: "the header changed between passes")
+        }
+    }
+
+    /// The `JXL_DEC_COLOR_ENCODING` event: asks libjxl for sRGB and returns the profile of the pixels it will
+    /// write. XYB-coded images (lossy) are converted to sRGB (grey images to sRGB's grey) by libjxl; images coded in
+    /// their original colour space come as they are (libjxl ignores the preference for them).
+    static func preferSRGB(for handle: JXLDecoderHandle, headers: JXLHeaders) -> ColorProfile? {
+        var srgb = JxlColorEncoding()
+        JxlColorEncodingSetToSRGB(&srgb, headers.isGray ? JXL_TRUE : JXL_FALSE)
+        _ = JxlDecoderSetPreferredColorProfile(handle.decoder, &srgb)
+        return headers.isGray ? nil : outputProfile(of: handle.decoder)
+    }
+
     /// The colour space of the pixels `decoder` writes (libjxl's "data" target, after the sRGB preference): `nil`
     /// when it is sRGB — what libjxl converts lossy (XYB) images to — else the ICC profile libjxl gives for it, the
     /// file's own or one made from its structured colour encoding, for the pipeline's colour converter. `nil` as well

@@ -67,15 +67,9 @@ final class JXLIncrementalDecoder {
         while true {
             switch try handle.next(reading: "the first frame") {
             case JXL_DEC_BASIC_INFO:
-                let info = try handle.basicInfo()
-                guard Int(info.xsize) == headers.width, Int(info.ysize) == headers.height else {
-                    throw .invalidData(message: "the header changed between passes")
-                }
+                try JXLFrameDecoder.checkBasicInfo(of: handle, against: headers)
             case JXL_DEC_COLOR_ENCODING:
-                var srgb = JxlColorEncoding()
-                JxlColorEncodingSetToSRGB(&srgb, headers.isGray ? JXL_TRUE : JXL_FALSE)
-                _ = JxlDecoderSetPreferredColorProfile(handle.decoder, &srgb)
-                colorProfile = headers.isGray ? nil : JXLFrameDecoder.outputProfile(of: handle.decoder)
+                colorProfile = JXLFrameDecoder.preferSRGB(for: handle, headers: headers)
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                 try setOutputBuffer()
             case JXL_DEC_FULL_IMAGE:

@@ -442,12 +442,19 @@ struct ServeCommandTests {
         // result from a new download. The bytes are the same.
         #expect(bodies[0] == bodies[1])
         #expect(metrics[0].contains("nuke_serve_result_cache_hits_total{tier=\"memory\"} 1\n"), "\(metrics[0])")
-        #expect(metrics[0].contains("nuke_serve_pipeline_events_total{event=\"revalidations\"} 1\n"))
+        // nginx sends Last-Modified, so the source may also be heuristically fresh (a tenth of its age, RFC 9111
+        // 4.2.2) when the instance started slowly (sanitizers): then it is served from the source tier unasked.
+        let revalidated = metrics[0].contains("nuke_serve_pipeline_events_total{event=\"revalidations\"} 1\n")
+        #expect(
+            revalidated
+                || (metrics[0].contains("nuke_serve_pipeline_events_total{event=\"revalidations\"} 0\n")
+                    && metrics[0].contains("nuke_serve_pipeline_events_total{event=\"data_loads\"} 1\n")),
+            "\(metrics[0])")
         #expect(metrics[1].contains("nuke_serve_result_cache_hits_total{tier=\"memory\"} 0\n"), "\(metrics[1])")
         #expect(metrics[1].contains("nuke_serve_pipeline_events_total{event=\"data_loads\"} 3\n"))
         #expect(metrics[1].contains("nuke_serve_pipeline_events_total{event=\"revalidations\"} 0\n"))
         let statuses = try nginx.accessLog().filter { $0.uri == "/photo.png" }.map(\.status)
-        #expect(statuses == [200, 304, 200, 200, 200])
+        #expect(statuses == (revalidated ? [200, 304, 200, 200, 200] : [200, 200, 200, 200]))
     }
 
     @Test func sigtermDuringASlowDownloadFinishesItAndExitsZero() async throws {

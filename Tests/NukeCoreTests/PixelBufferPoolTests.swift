@@ -66,4 +66,67 @@ import Testing
         let pool = PixelBufferPool(retainedByteLimit: 1 << 20, retainedCountLimit: 4)
         #expect(pool.take(byteCount: 1 << 60) == nil)
     }
+
+    @Test func keepsOneLargeBufferAloneAndHandsItOutAgain() throws {
+        // Given a pool that keeps 1 MB of buffers, and one buffer of up to 8 MB alone
+        let pool = PixelBufferPool(
+            retainedByteLimit: 1 << 20, retainedCountLimit: 4, largeBufferLimit: 8 << 20, largeBufferLifetime: 3600)
+        let large = try #require(pool.take(byteCount: 4 << 20))
+
+        // When the 4 MB buffer is given back
+        pool.give(large)
+
+        // Then it is kept, and handed out again for the next image of that size, not zeroed again
+        #expect(pool.retainedByteCount == large.length)
+        let again = try #require(pool.take(byteCount: 4 << 20))
+        #expect(again.base == large.base)
+        #expect(!again.isZeroed)
+        #expect(pool.retainedByteCount == 0)
+
+        // And a buffer over the large limit is unmapped at once
+        let huge = try #require(pool.take(byteCount: 9 << 20))
+        pool.give(huge)
+        #expect(pool.retainedByteCount == 0)
+        #expect(pool.mappedByteCount == again.length)
+        pool.give(again)
+    }
+
+    @Test func aNewerLargeBufferReplacesTheOlderAndOutlivesItsExpiry() throws {
+        // Given a pool that keeps one large buffer, and two large buffers given back in turn
+        let pool = PixelBufferPool(
+            retainedByteLimit: 1 << 20, retainedCountLimit: 4, largeBufferLimit: 8 << 20, largeBufferLifetime: 3600)
+        let first = try #require(pool.take(byteCount: 2 << 20))
+        let second = try #require(pool.take(byteCount: 3 << 20))
+        pool.give(first)
+        pool.give(second)
+
+        // Then only the newer is kept: the older is unmapped
+        #expect(pool.retainedByteCount == second.length)
+        #expect(pool.mappedByteCount == second.length)
+
+        // When the expiry scheduled for the older one runs, the newer stays; when its own runs, it is unmapped
+        pool.expireLargeBuffer(generation: 1)
+        #expect(pool.retainedByteCount == second.length)
+        pool.expireLargeBuffer(generation: 2)
+        #expect(pool.retainedByteCount == 0)
+        #expect(pool.mappedByteCount == 0)
+    }
+
+    @Test func theLargeBufferIsUnmappedAfterItsLifetime() async throws {
+        // Given a pool that keeps a large buffer for 50 ms
+        let pool = PixelBufferPool(
+            retainedByteLimit: 1 << 20, retainedCountLimit: 4, largeBufferLimit: 8 << 20, largeBufferLifetime: 0.05)
+        let large = try #require(pool.take(byteCount: 4 << 20))
+
+        // When it is given back and nothing takes it
+        pool.give(large)
+        #expect(pool.retainedByteCount == large.length)
+
+        // Then it is unmapped once its lifetime has passed (waiting up to 10 s for a busy machine to run the expiry)
+        for _ in 0..<1000 where pool.mappedByteCount != 0 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(pool.retainedByteCount == 0)
+        #expect(pool.mappedByteCount == 0)
+    }
 }

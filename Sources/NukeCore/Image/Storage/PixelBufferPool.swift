@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 #if canImport(Glibc)
     import Glibc
@@ -17,8 +18,12 @@ import Synchronization
 ///
 /// Why keep a few: a fresh mapping costs a page fault (and a zeroed page) for every 4 KB written, which costs
 /// more than decoding a JPEG into it on some machines. The pool keeps the most recently freed buffers, up to
-/// ``retainedByteLimit`` bytes and ``retainedCountLimit`` buffers, and hands them out again; what doesn't fit is
-/// unmapped at once. What the pool keeps is the whole of what freed images still hold.
+/// ``retainedByteLimit`` bytes and ``retainedCountLimit`` buffers, and hands them out again. A buffer too large for
+/// those limits (a 12 MP photo is 48 MB) is kept alone, only for ``largeBufferLifetime`` after it is freed and only up
+/// to ``largeBufferLimit`` bytes, so a stream of large images (a server decoding one photo after another, a batch
+/// conversion) reuses its pages while an idle process returns them within that time, as allocators' decay of
+/// unused memory does; what fits nowhere is unmapped at once. What the pool keeps is the whole of what freed images
+/// still hold.
 ///
 /// ## Contract
 /// Thread-safe. ``take(byteCount:)`` and ``give(_:)`` never call out while holding the lock.
@@ -42,10 +47,18 @@ final class PixelBufferPool: Sendable {
     ///
     /// 16 MB keeps four freed 1 MP images (or many thumbnails): enough that a stream of decodes reuses buffers
     /// freed by the images it evicts, little next to any memory-cache limit worth having.
-    static let shared = PixelBufferPool(retainedByteLimit: 16 << 20, retainedCountLimit: 16)
+    ///
+    /// One larger buffer of up to 128 MB (a 32 MP RGBA image) is kept for one second: long enough for the next
+    /// image of a stream of photos, short enough that a process holds no photo's worth of memory it isn't using.
+    static let shared = PixelBufferPool(
+        retainedByteLimit: 16 << 20, retainedCountLimit: 16, largeBufferLimit: 128 << 20, largeBufferLifetime: 1)
 
     let retainedByteLimit: Int
     let retainedCountLimit: Int
+    /// The largest buffer kept alone beyond ``retainedByteLimit``; 0 keeps none.
+    let largeBufferLimit: Int
+    /// Seconds that buffer is kept after it is given back before it is unmapped.
+    let largeBufferLifetime: Double
     private let state = LockedValueBox(State())
     /// The bytes of this pool's mappings that exist now: handed out or kept.
     private let mappedBytes = Atomic<Int>(0)
@@ -54,22 +67,34 @@ final class PixelBufferPool: Sendable {
     private struct State {
         /// Oldest first.
         var buffers: [Buffer] = []
+        /// The bytes of `buffers`.
         var retainedBytes = 0
+        /// The one buffer over `retainedByteLimit` that is kept, until its expiry with the same `generation` runs.
+        var large: Buffer?
+        /// Counts the buffers put in `large`, so that an expiry scheduled for one never removes a later one.
+        var generation: UInt64 = 0
     }
 
-    init(retainedByteLimit: Int, retainedCountLimit: Int) {
+    /// A pool that keeps up to `retainedByteLimit` bytes in up to `retainedCountLimit` buffers, plus one buffer of
+    /// up to `largeBufferLimit` bytes for `largeBufferLifetime` seconds.
+    init(
+        retainedByteLimit: Int, retainedCountLimit: Int, largeBufferLimit: Int = 0, largeBufferLifetime: Double = 0
+    ) {
         self.retainedByteLimit = retainedByteLimit
         self.retainedCountLimit = retainedCountLimit
+        self.largeBufferLimit = largeBufferLimit
+        self.largeBufferLifetime = largeBufferLifetime
     }
 
     deinit {
-        for buffer in state.withLock({ $0.buffers }) {
+        let (buffers, large) = state.withLock { ($0.buffers, $0.large) }
+        for buffer in buffers + (large.map { [$0] } ?? []) {
             unmap(buffer)
         }
     }
 
-    /// The bytes the pool keeps for reuse.
-    var retainedByteCount: Int { state.withLock { $0.retainedBytes } }
+    /// The bytes the pool keeps for reuse, the large buffer included.
+    var retainedByteCount: Int { state.withLock { $0.retainedBytes + ($0.large?.length ?? 0) } }
 
     /// The bytes of the pool's mappings that exist now (handed out, or kept for reuse); a buffer given back
     /// beyond the limits is unmapped and no longer counted.
@@ -87,10 +112,16 @@ final class PixelBufferPool: Sendable {
                     best = index
                 }
             }
-            guard let best else { return nil }
-            let buffer = state.buffers.remove(at: best)
-            state.retainedBytes -= buffer.length
-            return buffer
+            if let best {
+                let buffer = state.buffers.remove(at: best)
+                state.retainedBytes -= buffer.length
+                return buffer
+            }
+            if let large = state.large, large.length >= length, large.length - length <= length / 4 {
+                state.large = nil
+                return large
+            }
+            return nil
         }
         if let reused {
             return Buffer(base: reused.base, length: reused.length, isZeroed: false)
@@ -101,11 +132,12 @@ final class PixelBufferPool: Sendable {
         return Buffer(base: base, length: length, isZeroed: true)
     }
 
-    /// Takes back a buffer from ``take(byteCount:)``: keeps it, unmapping the oldest kept ones beyond the limits,
-    /// or unmaps it if it alone is over the byte limit.
+    /// Takes back a buffer from ``take(byteCount:)``: keeps it, unmapping the oldest kept ones beyond the limits;
+    /// or, if it alone is over the byte limit, keeps it as the large buffer for ``largeBufferLifetime`` (unmapping
+    /// the previous one) when it is within ``largeBufferLimit``, else unmaps it.
     func give(_ buffer: Buffer) {
         guard buffer.length <= retainedByteLimit, retainedCountLimit > 0 else {
-            unmap(buffer)
+            keepAlone(buffer)
             return
         }
         let evicted = state.withLock { state -> [Buffer] in
@@ -125,6 +157,37 @@ final class PixelBufferPool: Sendable {
         }
         for buffer in evicted {
             unmap(buffer)
+        }
+    }
+
+    private func keepAlone(_ buffer: Buffer) {
+        guard buffer.length <= largeBufferLimit, largeBufferLifetime > 0 else {
+            unmap(buffer)
+            return
+        }
+        let (previous, generation) = state.withLock { state -> (Buffer?, UInt64) in
+            let previous = state.large
+            state.large = buffer
+            state.generation &+= 1
+            return (previous, state.generation)
+        }
+        if let previous {
+            unmap(previous)
+        }
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + largeBufferLifetime) { [weak self] in
+            self?.expireLargeBuffer(generation: generation)
+        }
+    }
+
+    /// Unmaps the large buffer if it is still the one kept as `generation` (the number of buffers kept alone so far).
+    func expireLargeBuffer(generation: UInt64) {
+        let expired = state.withLock { state -> Buffer? in
+            guard state.generation == generation, let large = state.large else { return nil }
+            state.large = nil
+            return large
+        }
+        if let expired {
+            unmap(expired)
         }
     }
 

@@ -35,7 +35,7 @@ extension DataCache {
             break
         }
         let expectedSize = knownSize.map { EntryFile.fileSize(keyCount: key.utf8.count, payloadCount: Int($0)) }
-        switch EntryFile.read(at: layout.entryPath(name.fileName), key: key, expectedSize: expectedSize) {
+        switch EntryFile.read(in: rootDirectory, name: name.fileName, key: key, expectedSize: expectedSize) {
         case .hit(let data, let expiry, let identity):
             guard expiry == 0 || expiry > now else {
                 if let identity { scheduleRemoval(of: name, ifStill: identity, isDamaged: false) }
@@ -45,7 +45,11 @@ extension DataCache {
                 state.statistics.hitCount += 1
                 let time = state.timestamp(now)
                 state.index.touch(digest, at: time)
-                state.pendingAccesses[digest] = time
+                state.pendingAccesses.append((digest, time))
+                if state.pendingAccesses.count >= max(65_536, 2 * state.index.count) {
+                    // The access commit is late (the queue is busy): keep one record per entry.
+                    state.pendingAccesses = DataCache.latestAccesses(state.pendingAccesses).map { ($0.key, $0.value) }
+                }
                 defer { state.isAccessCommitScheduled = true }
                 return !state.isAccessCommitScheduled
             }
@@ -129,6 +133,11 @@ extension DataCache {
     public func removeAll() {
         state.withLock { $0.staging.stageRemoveAll() }
         scheduleFlush()
+    }
+
+    /// The latest time of each digest in `accesses`.
+    static func latestAccesses(_ accesses: [(digest: KeyDigest, time: Int64)]) -> [KeyDigest: Int64] {
+        Dictionary(accesses, uniquingKeysWith: max)
     }
 
     private func recordMiss() -> Data? {

@@ -123,7 +123,7 @@ extension DataCache {
             return (state.staging.batch(for: key), accesses)
         }
         guard !batch.isEmpty || !accesses.isEmpty else { return }
-        write(batch, accesses: accesses)
+        write(batch, accesses: DataCache.latestAccesses(accesses))
     }
 
     /// Writes the changes of `batch` and `accesses` to the directory, then forgets the changes of `batch` that are
@@ -132,7 +132,9 @@ extension DataCache {
         // 1. Temporary files, written without holding the directory lock.
         var changes: [PreparedChange] = []
         var failedWrites = 0
-        for (key, item) in batch.items {
+        // In the order the changes were staged: files stored together are created together, so the file system's
+        // tables hold them side by side and reading them back in that order (a feed scrolled back) is faster.
+        for (key, item) in batch.items.sorted(by: { $0.item.sequence < $1.item.sequence }) {
             guard let name = entryName(forCanonicalKey: key) else { continue }
             switch item.change {
             case .remove:

@@ -72,6 +72,8 @@ public final class DataCache: DataCaching, Sendable {
     /// Makes the name of each key's file; see ``FilenameGenerator``.
     let filenameGenerator: FilenameGenerator
     let layout: DirectoryLayout
+    /// The root directory held open, for reads (see ``DirectoryHandle``).
+    let rootDirectory: DirectoryHandle
     let state: LockedValueBox<State>
     let disk: Disk
     /// The wall clock in nanoseconds since 1970; injectable for expiry tests.
@@ -80,8 +82,9 @@ public final class DataCache: DataCaching, Sendable {
     struct State {
         var staging = Staging()
         var index = CacheIndex()
-        /// Reads not yet written to the journal: digest → time.
-        var pendingAccesses: [KeyDigest: Int64] = [:]
+        /// Reads not yet in the journal, oldest first (times only grow, see `timestamp`); a digest may repeat, the
+        /// last time wins. An array, so that a hit appends instead of hashing; compacted when it grows large.
+        var pendingAccesses: [(digest: KeyDigest, time: Int64)] = []
         var isFlushScheduled = false
         var isAccessCommitScheduled = false
         /// Test hook: while set, staged changes wait for an explicit ``DataCache/flush()``.
@@ -159,6 +162,7 @@ public final class DataCache: DataCaching, Sendable {
         queue = DispatchQueue(label: "Nuke.DataCache", qos: .utility)
         disk = Disk(layout: layout)
         try layout.createDirectories()
+        rootDirectory = DirectoryHandle(path: root)
         try queue.sync { try self.open() }
         scheduleSweep()
     }

@@ -99,6 +99,28 @@ import Testing
         #expect(KeyDigest(fileName: digest.fileName + "0") == nil)
     }
 
+    @Test func aNameWithAnyNonHexadecimalDigitIsNotADigest() throws {
+        // Given a valid name, and the bytes just outside the ranges of digits and lowercase letters
+        let name = Array(try #require(KeyDigest(key: "http://test.com")).fileName.utf8)
+        let outside = Array("/:`gG@ \u{0}".utf8) + [0xC3]
+
+        // Then any one of them at any position makes the name no digest, and a custom name, not a default one
+        for position in [0, 1, 15, 16, 31, 32, 47, 48, 62, 63] {
+            for byte in outside {
+                var bytes = name
+                bytes[position] = byte
+                let fileName = String(decoding: bytes, as: UTF8.self)
+                #expect(KeyDigest(fileName: fileName) == nil, "\(fileName)")
+                #expect(EntryName(fileName: fileName)?.isDefault != true, "\(fileName)")
+            }
+        }
+        let digest = try #require(KeyDigest(fileName: String(decoding: name, as: UTF8.self)))
+        #expect(EntryName(fileName: digest.fileName)?.isDefault == true)
+        #expect(EntryName(fileName: digest.fileName)?.digest == digest)
+        #expect(EntryName(fileName: "photo.jpg")?.isDefault == false)
+        #expect(EntryName(digest: digest).isDefault)
+    }
+
     @Test func pathLikeKeysStayInTheDirectory() {
         // When
         cache["../../escape"] = blob
@@ -129,6 +151,27 @@ import Testing
         #expect(cache["1"] == Data("3".utf8))
         #expect(cache.totalCount == 1)
         #expect(cache.lastError == nil)
+    }
+
+    @Test func aDirectoryReplacedBehindTheCacheIsReadAtItsPath() throws {
+        // Given an entry on disk, and the directory then moved away (with its file) and replaced by another
+        // instance's directory holding another entry
+        cache["1"] = blob
+        cache.flush()
+        #expect(cache["1"] == blob)
+        let moved = directory.path("moved-away")
+        try FileManager.default.moveItem(at: cache.path, to: moved)
+        let other = try DataCache(path: cache.path)
+        other["2"] = Data("2".utf8)
+        other.flush()
+
+        // When the cache reads the other instance's entry
+        let read = cache["2"]
+
+        // Then it finds it at the path, and from then on reads only there: the moved file is no longer its entry
+        #expect(read == Data("2".utf8))
+        #expect(cache["1"] == nil)
+        #expect(other["1"] == nil)
     }
 
     @Test func deletedDirectoryReadsMissAndTotalsReset() throws {

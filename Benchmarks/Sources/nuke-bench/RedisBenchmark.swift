@@ -198,7 +198,7 @@ struct RedisBenchmark {
 
 /// Runs `body(index)` on `count` threads at once and returns their results, without blocking a Swift concurrency
 /// thread (the readers block in hiredis).
-private func onThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) async -> [T] {
+func onThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) async -> [T] {
     await withCheckedContinuation { continuation in
         let results = LockedBox([T?](repeating: nil, count: count))
         let group = DispatchGroup()

@@ -49,7 +49,9 @@ struct CacheIndex {
 
     /// Moves the entry up in the access order; an older time than the one known is ignored.
     mutating func touch(_ digest: KeyDigest, at time: Int64) {
-        if let entry = entries[digest], entry.accessTime < time { entries[digest]?.accessTime = time }
+        // One hash lookup: a hit does this under the cache's lock.
+        guard let index = entries.index(forKey: digest) else { return }
+        if entries.values[index].accessTime < time { entries.values[index].accessTime = time }
     }
 
     /// The entries to evict so that the total is at most `targetSize`: every expired entry, then the

@@ -113,9 +113,25 @@ enum EntryFile {
     /// process (or damage) may have written, so it is only trusted up to ``trustedSizeLimit``: a larger file is
     /// measured first, and no allocation is ever sized by the journal alone.
     static func read(at path: String, key: String, expectedSize: Int?) -> ReadResult {
+        read(at: path, key: key, expectedSize: expectedSize) { () throws(DataCache.Error) in
+            try FileSystem.openFile(path, O_RDONLY)
+        }
+    }
+
+    /// Reads and verifies the entry called `name` in `directory` for `key`; see ``read(at:key:expectedSize:)``.
+    static func read(in directory: DirectoryHandle, name: String, key: String, expectedSize: Int?) -> ReadResult {
+        read(at: directory.path + "/" + name, key: key, expectedSize: expectedSize) { () throws(DataCache.Error) in
+            try directory.openForReading(name)
+        }
+    }
+
+    private static func read(
+        at path: @autoclosure () -> String, key: String, expectedSize: Int?,
+        open: () throws(DataCache.Error) -> Int32
+    ) -> ReadResult {
         let fd: Int32
         do {
-            fd = try FileSystem.openFile(path, O_RDONLY)
+            fd = try open()
         } catch {
             if case .fileSystem(_, _, let code) = error, code == ENOENT || code == ENOTDIR { return .missing }
             return .failed(error)
@@ -123,20 +139,20 @@ enum EntryFile {
         defer { close(fd) }
         if let expectedSize, expectedSize >= headerSize, expectedSize <= trustedSizeLimit,
             case .some(.hit(let data, let expiry, let identity)) = read(
-                fd, path: path, key: key, size: expectedSize, isSizeKnown: false)
+                fd, path: path(), key: key, size: expectedSize, isSizeKnown: false)
         {
             return .hit(data, expiry: expiry, identity)
         }
         let status: stat
         do {
-            status = try FileSystem.status(fd: fd, path: path)
+            status = try FileSystem.status(fd: fd, path: path())
         } catch {
             return .failed(error)
         }
         let identity = FileIdentity(status)
         let size = Int(status.st_size)
         guard size >= headerSize else { return .damaged(identity) }
-        return read(fd, path: path, key: key, size: size, isSizeKnown: true) ?? .damaged(identity)
+        return read(fd, path: path(), key: key, size: size, isSizeKnown: true) ?? .damaged(identity)
     }
 
     /// Reads a file of `size` bytes and verifies it; `nil` if it is another size or damaged.
@@ -144,7 +160,9 @@ enum EntryFile {
     /// Unless `isSizeKnown`, one `pread` asks for one more byte than `size`, to notice a longer file: a hit then
     /// costs one read call instead of a read to the end and another that returns 0. A shorter read (a shorter
     /// file, or in theory an interrupted read) is `nil`, and the caller measures the file and reads it again.
-    private static func read(_ fd: Int32, path: String, key: String, size: Int, isSizeKnown: Bool) -> ReadResult? {
+    private static func read(
+        _ fd: Int32, path: @autoclosure () -> String, key: String, size: Int, isSizeKnown: Bool
+    ) -> ReadResult? {
         let capacity = isSizeKnown ? size : size + 1
         let base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         let buffer = UnsafeMutableRawBufferPointer(start: base, count: capacity)
@@ -152,8 +170,8 @@ enum EntryFile {
         do {
             count =
                 try isSizeKnown
-                ? FileSystem.readFully(fd, into: buffer, at: 0, path: path)
-                : FileSystem.readOnce(fd, into: buffer, at: 0, path: path)
+                ? FileSystem.readFully(fd, into: buffer, at: 0, path: path())
+                : FileSystem.readOnce(fd, into: buffer, at: 0, path: path())
         } catch {
             base.deallocate()
             return .failed(error)
@@ -161,11 +179,14 @@ enum EntryFile {
         let verification = count == size ? verify(UnsafeRawBufferPointer(start: base, count: size), key: key) : nil
         guard case .intact(let header) = verification else {
             base.deallocate()
-            guard verification == .otherKey, let status = try? FileSystem.status(fd: fd, path: path) else { return nil }
+            guard verification == .otherKey, let status = try? FileSystem.status(fd: fd, path: path()) else {
+                return nil
+            }
             return .otherKey(FileIdentity(status))
         }
         // The identity is only needed to remove the file once it expires.
-        let identity = header.expiry == 0 ? nil : (try? FileSystem.status(fd: fd, path: path)).map(FileIdentity.init)
+        let identity =
+            header.expiry == 0 ? nil : (try? FileSystem.status(fd: fd, path: path())).map(FileIdentity.init)
         guard header.payloadLength > 0 else {
             base.deallocate()
             return .hit(Data(), expiry: header.expiry, identity)

@@ -11,19 +11,27 @@ struct EntryName: Hashable, Sendable {
 
     let fileName: String
     let digest: KeyDigest
+    /// `true` for a default (hexadecimal) name, which maps to its digest without a directory listing.
+    let isDefault: Bool
 
     /// `nil` unless `fileName` is one path component the cache may own: not empty, at most 255 UTF-8 bytes, no
     /// `/` or NUL, and not starting with `.` (so not `.`, `..`, the metadata directory or a hidden file).
+    ///
+    /// A read of the cache computes one of these per call: the checks are one pass over the bytes, and a default
+    /// name is parsed without allocating.
     init?(fileName: String) {
         let utf8 = fileName.utf8
-        guard let first = utf8.first, first != UInt8(ascii: "."), utf8.count <= EntryName.maximumByteCount,
-            !utf8.contains(UInt8(ascii: "/")), !utf8.contains(0)
-        else { return nil }
+        let isValid =
+            utf8.withContiguousStorageIfAvailable(EntryName.isValidComponent)
+            ?? Array(utf8).withUnsafeBufferPointer(EntryName.isValidComponent)
+        guard isValid else { return nil }
         if let digest = KeyDigest(fileName: fileName) {
             self.digest = digest
+            isDefault = true
         } else {
             guard let digest = KeyDigest(key: "\0name\0" + fileName) else { return nil }
             self.digest = digest
+            isDefault = false
         }
         self.fileName = fileName
     }
@@ -32,8 +40,14 @@ struct EntryName: Hashable, Sendable {
     init(digest: KeyDigest) {
         self.digest = digest
         fileName = digest.fileName
+        isDefault = true
     }
 
-    /// `true` for a default (hexadecimal) name, which maps to its digest without a directory listing.
-    var isDefault: Bool { fileName == digest.fileName }
+    private static func isValidComponent(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, first != UInt8(ascii: "."), bytes.count <= maximumByteCount else { return false }
+        for byte in bytes where byte == UInt8(ascii: "/") || byte == 0 {
+            return false
+        }
+        return true
+    }
 }

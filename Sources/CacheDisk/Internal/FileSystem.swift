@@ -41,9 +41,9 @@ enum FileSystem {
         throw error("stat", path)
     }
 
-    static func status(fd: Int32, path: String) throws(DataCache.Error) -> stat {
+    static func status(fd: Int32, path: @autoclosure () -> String) throws(DataCache.Error) -> stat {
         var status = stat()
-        guard fstat(fd, &status) == 0 else { throw error("fstat", path) }
+        guard fstat(fd, &status) == 0 else { throw error("fstat", path()) }
         return status
     }
 
@@ -118,14 +118,14 @@ enum FileSystem {
 
     /// Reads up to `buffer.count` bytes at `offset`; returns how many were read (fewer only at the end of the file).
     static func readFully(
-        _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String
+        _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: @autoclosure () -> String
     ) throws(DataCache.Error) -> Int {
         var total = 0
         while total < buffer.count {
             let count = pread(fd, buffer.baseAddress! + total, buffer.count - total, off_t(offset + total))
             if count < 0 {
                 if errno == EINTR { continue }
-                throw error("read", path)
+                throw error("read", path())
             }
             if count == 0 { break }
             total += count
@@ -135,12 +135,12 @@ enum FileSystem {
 
     /// One `pread` of up to `buffer.count` bytes at `offset` (retried on `EINTR`); returns how many were read.
     static func readOnce(
-        _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String
+        _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: @autoclosure () -> String
     ) throws(DataCache.Error) -> Int {
         while true {
             let count = pread(fd, buffer.baseAddress!, buffer.count, off_t(offset))
             if count >= 0 { return count }
-            if errno != EINTR { throw error("read", path) }
+            if errno != EINTR { throw error("read", path()) }
         }
     }
 

@@ -15,7 +15,7 @@ struct KeyDigest: Hashable, Sendable {
         (self.w0, self.w1, self.w2, self.w3) = (w0, w1, w2, w3)
     }
 
-    /// The digest of `key`'s UTF-8 bytes (OpenSSL's EVP API), or `nil` if libcrypto fails.
+    /// The digest of `key`'s UTF-8 bytes (OpenSSL's SHA-256), or `nil` if libcrypto fails.
     init?(key: String) {
         var key = key
         guard let digest = key.withUTF8({ KeyDigest.sha256(UnsafeRawBufferPointer($0)) }) else { return nil }
@@ -30,32 +30,41 @@ struct KeyDigest: Hashable, Sendable {
         w3 = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
     }
 
-    /// Parses a file name made of 64 lowercase hexadecimal digits; `nil` for any other name.
+    /// Parses a file name made of 64 lowercase hexadecimal digits; `nil` for any other name. Allocates nothing.
     init?(fileName: String) {
-        var words: [UInt64] = []
-        words.reserveCapacity(4)
+        var fileName = fileName
+        guard let words = fileName.withUTF8(KeyDigest.parseHex) else { return nil }
+        (w0, w1, w2, w3) = words
+    }
+
+    /// The four words of 64 lowercase hexadecimal digits; byte i of the digest is digits 2i and 2i+1, and goes to
+    /// bits 8 × (i % 8) of word i / 8.
+    private static func parseHex(_ digits: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64, UInt64, UInt64)? {
+        guard digits.count == 64, let base = digits.baseAddress else { return nil }
+        let (w0, valid0) = parseWord(base)
+        let (w1, valid1) = parseWord(base + 16)
+        let (w2, valid2) = parseWord(base + 32)
+        let (w3, valid3) = parseWord(base + 48)
+        guard valid0 && valid1 && valid2 && valid3 else { return nil }
+        return (w0, w1, w2, w3)
+    }
+
+    /// The word of the 16 digits at `digits`, and whether they all are lowercase hexadecimal digits. Branch-free:
+    /// a read parses one name per call.
+    private static func parseWord(_ digits: UnsafePointer<UInt8>) -> (UInt64, Bool) {
         var word: UInt64 = 0
-        var count = 0
-        for byte in fileName.utf8 {
-            let nibble: UInt64
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = UInt64(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = UInt64(byte - UInt8(ascii: "a") + 10)
-            default: return nil
-            }
-            // Byte i of the digest is hex digits 2i, 2i+1; it goes to bits 8*(i % 8) of word i / 8.
-            let byteIndex = count / 2
-            let shift = UInt64(8 * (byteIndex % 8) + (count % 2 == 0 ? 4 : 0))
-            word |= nibble << shift
-            count += 1
-            if count % 16 == 0 {
-                words.append(word)
-                word = 0
-            }
-            if count > 64 { return nil }
+        var isValid = true
+        for index in 0..<16 {
+            let byte = digits[index]
+            let digit = byte &- UInt8(ascii: "0")
+            let letter = byte &- UInt8(ascii: "a")
+            let isDigit = digit < 10
+            isValid = isValid && (isDigit || letter < 6)
+            let nibble = UInt64(isDigit ? digit : letter &+ 10)
+            // Digit 2i is the high nibble of byte i.
+            word |= nibble << UInt64(8 * (index >> 1) + (index & 1 == 0 ? 4 : 0))
         }
-        guard count == 64 else { return nil }
-        (w0, w1, w2, w3) = (words[0], words[1], words[2], words[3])
+        return (word, isValid)
     }
 
     /// 64 lowercase hexadecimal digits, the digest bytes in order.
@@ -93,19 +102,10 @@ struct KeyDigest: Hashable, Sendable {
 
     private static func sha256(_ bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64, UInt64, UInt64)? {
         var digest = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-        var length: UInt32 = 0
-        // `EVP_Digest` accepts a null pointer only with a zero length; an empty key hashes one dummy byte's
-        // address with a length of zero.
-        var empty: UInt8 = 0
         let status = withUnsafeMutableBytes(of: &digest) { output in
-            withUnsafeMutablePointer(to: &empty) { emptyPointer in
-                EVP_Digest(
-                    bytes.baseAddress ?? UnsafeRawPointer(emptyPointer), bytes.count,
-                    output.baseAddress?.assumingMemoryBound(to: UInt8.self), &length,
-                    SHA256Algorithm.shared.algorithm, nil)
-            }
+            CCrypto_sha256(bytes.baseAddress, bytes.count, output.baseAddress?.assumingMemoryBound(to: UInt8.self))
         }
-        guard status == 1, length == 32 else { return nil }
+        guard status == 1 else { return nil }
         return (
             UInt64(littleEndian: digest.0), UInt64(littleEndian: digest.1),
             UInt64(littleEndian: digest.2), UInt64(littleEndian: digest.3)
@@ -115,25 +115,5 @@ struct KeyDigest: Hashable, Sendable {
     /// The digest bytes are uniformly distributed already: the first word is a good enough hash.
     func hash(into hasher: inout Hasher) {
         hasher.combine(w0)
-    }
-}
-
-/// OpenSSL's SHA-256 implementation, fetched once: with OpenSSL 3, passing the legacy `EVP_sha256()` makes every
-/// digest look the implementation up again, which costs more than hashing a URL.
-private final class SHA256Algorithm: @unchecked Sendable {
-    // @unchecked: a fetched `EVP_MD` is immutable and reference-counted by OpenSSL, safe to use from any thread.
-    static let shared = SHA256Algorithm()
-
-    private let fetched: OpaquePointer?
-
-    /// The fetched implementation, or the legacy one if fetching failed.
-    var algorithm: OpaquePointer? { fetched ?? EVP_sha256() }
-
-    private init() {
-        fetched = EVP_MD_fetch(nil, "SHA256", nil)
-    }
-
-    deinit {
-        EVP_MD_free(fetched)
     }
 }

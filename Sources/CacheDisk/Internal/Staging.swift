@@ -58,7 +58,8 @@ struct Staging {
     var isEmpty: Bool { items.isEmpty && removeAllSequence == nil }
 
     func lookup(_ key: String) -> Lookup {
-        if let item = items[key] {
+        // Nothing staged is the common case of a read: no need to hash the key.
+        if !items.isEmpty, let item = items[key] {
             switch item.change {
             case .write(let data, let expiry): return .data(data, expiry: expiry)
             case .remove: return .removed

@@ -27,7 +27,7 @@ extension DataCache {
         switch staged {
         case .data(let data, let expiry):
             guard expiry == 0 || expiry > now else { return recordMiss() }
-            state.withLock { $0.statistics.hitCount += 1 }
+            accesses.withLock { $0.hitCount += 1 }
             return data
         case .removed:
             return recordMiss()
@@ -41,19 +41,7 @@ extension DataCache {
                 if let identity { scheduleRemoval(of: name, ifStill: identity, isDamaged: false) }
                 return recordMiss()
             }
-            let shouldSchedule = state.withLock { state in
-                state.statistics.hitCount += 1
-                let time = state.timestamp(now)
-                state.index.touch(digest, at: time)
-                state.pendingAccesses.append((digest, time))
-                if state.pendingAccesses.count >= max(65_536, 2 * state.index.count) {
-                    // The access commit is late (the queue is busy): keep one record per entry.
-                    state.pendingAccesses = DataCache.latestAccesses(state.pendingAccesses).map { ($0.key, $0.value) }
-                }
-                defer { state.isAccessCommitScheduled = true }
-                return !state.isAccessCommitScheduled
-            }
-            if shouldSchedule { scheduleAccessCommit() }
+            if accesses.withLock({ $0.recordHit(of: digest, now: now) }) { scheduleAccessCommit() }
             return data
         case .missing:
             if state.withLock({ $0.index[digest] != nil }) {

@@ -142,7 +142,7 @@ extension DataCache {
     /// Moves the entry up in the least-recently-used order, in the index and the journal. Call with the directory
     /// lock held.
     private func recordAccess(of digest: KeyDigest, at now: Int64) throws {
-        let time = state.withLock { $0.timestamp(now) }
+        let time = accesses.withLock { $0.timestamp(now) }
         try commit([JournalRecord(kind: .access, digest: digest, time: time)])
     }
 }

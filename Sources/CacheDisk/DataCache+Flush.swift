@@ -65,7 +65,7 @@ extension DataCache {
     func scheduleAccessCommit() {
         queue.asyncAfter(deadline: .now() + 1) { [weak self] in
             guard let self else { return }
-            self.state.withLock { $0.isAccessCommitScheduled = false }
+            self.accesses.withLock { $0.isCommitScheduled = false }
             self.performFlush(for: nil)
         }
     }
@@ -117,13 +117,10 @@ extension DataCache {
 
     /// Writes staged changes (all, or only `key`'s) and pending accesses. Runs on `queue`.
     func performFlush(for key: String?) {
-        let (batch, accesses) = state.withLock { state in
-            let accesses = state.pendingAccesses
-            state.pendingAccesses.removeAll()
-            return (state.staging.batch(for: key), accesses)
-        }
-        guard !batch.isEmpty || !accesses.isEmpty else { return }
-        write(batch, accesses: DataCache.latestAccesses(accesses))
+        let reads = accesses.withLock { $0.takePending() }
+        let batch = state.withLock { $0.staging.batch(for: key) }
+        guard !batch.isEmpty || !reads.isEmpty else { return }
+        write(batch, accesses: DataCache.latestAccesses(reads))
     }
 
     /// Writes the changes of `batch` and `accesses` to the directory, then forgets the changes of `batch` that are
@@ -140,7 +137,7 @@ extension DataCache {
             case .remove:
                 changes.append(PreparedChange(name: name, temporaryPath: nil, size: 0, expiry: 0, written: 0))
             case .write(let data, let expiry):
-                let written = state.withLock { $0.timestamp(clock()) }
+                let written = self.accesses.withLock { $0.timestamp(clock()) }
                 do {
                     let path = try writeTemporaryFile(key: key, data: data, expiry: expiry, written: written)
                     changes.append(

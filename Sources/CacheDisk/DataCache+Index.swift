@@ -54,10 +54,11 @@ extension DataCache {
             }
             if isTorn { try reconcileWithDirectory(rebuild: false) }
         case .replaced(let records, let isTorn):
+            let reads = accesses.withLock { $0.pending }
             state.withLock { state in
                 state.index.removeAll()
                 for record in records { state.index.apply(record) }
-                for (digest, time) in state.pendingAccesses { state.index.touch(digest, at: time) }
+                for (digest, time) in reads { state.index.touch(digest, at: time) }
             }
             if isTorn { try reconcileWithDirectory(rebuild: false) }
         case .missing:
@@ -105,9 +106,10 @@ extension DataCache {
             try FileSystem.removeFile(layout.exportPath(fileName))
         }
         if rebuild {
+            let reads = accesses.withLock { $0.pending }
             state.withLock { state in
                 for record in records { state.index.apply(record) }
-                for (digest, time) in state.pendingAccesses { state.index.touch(digest, at: time) }
+                for (digest, time) in reads { state.index.touch(digest, at: time) }
             }
             try rewriteJournal()
         } else {
@@ -119,7 +121,10 @@ extension DataCache {
     /// Call with the directory lock held.
     func trim(expiredOnly: Bool) throws {
         let now = clock()
+        let reads = accesses.withLock { $0.pending }
         let victims = state.withLock { state in
+            // Reads not committed yet count: an entry just read is not the least recently used.
+            for (digest, time) in reads { state.index.touch(digest, at: time) }
             let target = expiredOnly ? Int64.max : Int64(Double(state.sizeLimit) * DataCache.trimRatio)
             return state.index.victims(targetSize: target, now: now)
         }
@@ -168,7 +173,11 @@ extension DataCache {
     }
 
     private func rewriteJournal() throws {
-        let records = state.withLock { $0.index.snapshotRecords }
+        let reads = accesses.withLock { $0.pending }
+        let records = state.withLock { state in
+            for (digest, time) in reads { state.index.touch(digest, at: time) }
+            return state.index.snapshotRecords
+        }
         try disk.journal.rewrite(records, temporaryPath: disk.makeTemporaryPath())
     }
 }

@@ -75,6 +75,9 @@ public final class DataCache: DataCaching, Sendable {
     /// The root directory held open, for reads (see ``DirectoryHandle``).
     let rootDirectory: DirectoryHandle
     let state: LockedValueBox<State>
+    /// What a hit records, behind a lock of its own: a hit takes the state lock once, before reading the file, and
+    /// this one once, after.
+    let accesses = LockedValueBox(Accesses())
     let disk: Disk
     /// The wall clock in nanoseconds since 1970; injectable for expiry tests.
     let clock: @Sendable () -> Int64
@@ -82,18 +85,13 @@ public final class DataCache: DataCaching, Sendable {
     struct State {
         var staging = Staging()
         var index = CacheIndex()
-        /// Reads not yet in the journal, oldest first (times only grow, see `timestamp`); a digest may repeat, the
-        /// last time wins. An array, so that a hit appends instead of hashing; compacted when it grows large.
-        var pendingAccesses: [(digest: KeyDigest, time: Int64)] = []
         var isFlushScheduled = false
-        var isAccessCommitScheduled = false
         /// Test hook: while set, staged changes wait for an explicit ``DataCache/flush()``.
         var isBackgroundFlushPaused = false
         var sizeLimit = DataCache.defaultSizeLimit
         var stagingLimit = DataCache.defaultStagingLimit
         var statistics = Statistics()
         var lastError: Error?
-        var lastTimestamp: Int64 = 0
         /// Entry file names other than the default (hexadecimal) ones, by digest, for finding the file of an
         /// entry known only from the journal.
         var customNames: [KeyDigest: String] = [:]
@@ -104,10 +102,42 @@ public final class DataCache: DataCaching, Sendable {
         /// Periodic sweeps run so far (a test hook).
         var periodicSweepCount = 0
 
-        /// The wall clock, made strictly increasing so accesses within this instance are totally ordered.
+    }
+
+    /// Reads not yet in the journal, the hits counted, and the instance's clock for writes and reads.
+    struct Accesses {
+        /// Reads not yet in the journal, oldest first (times only grow, see ``timestamp(_:)``); a digest may repeat,
+        /// the last time wins. An array, so that a hit appends instead of hashing. The index learns of them when
+        /// they are committed, or first when a trim or a journal rewrite needs the order.
+        private(set) var pending: [(digest: KeyDigest, time: Int64)] = []
+        /// ``pending`` is compacted to one record per digest when it reaches this many (the commit is late).
+        private var compactionThreshold = 65_536
+        var isCommitScheduled = false
+        var hitCount = 0
+        private var lastTimestamp: Int64 = 0
+
+        /// The wall clock, made strictly increasing so writes and reads within this instance are totally ordered.
         mutating func timestamp(_ now: Int64) -> Int64 {
             lastTimestamp = max(now, lastTimestamp + 1)
             return lastTimestamp
+        }
+
+        /// Records a hit of `digest` now; `true` if the caller is to schedule the commit.
+        mutating func recordHit(of digest: KeyDigest, now: Int64) -> Bool {
+            hitCount += 1
+            pending.append((digest, timestamp(now)))
+            if pending.count >= compactionThreshold {
+                pending = DataCache.latestAccesses(pending).map { ($0.key, $0.value) }.sorted { $0.time < $1.time }
+                compactionThreshold = max(65_536, 2 * pending.count)
+            }
+            defer { isCommitScheduled = true }
+            return !isCommitScheduled
+        }
+
+        /// Hands over the pending reads and forgets them.
+        mutating func takePending() -> [(digest: KeyDigest, time: Int64)] {
+            defer { pending.removeAll() }
+            return pending
         }
     }
 
@@ -231,7 +261,9 @@ public final class DataCache: DataCaching, Sendable {
 
     /// What this instance did since it was created.
     public var statistics: Statistics {
-        state.withLock { $0.statistics }
+        var statistics = state.withLock { $0.statistics }
+        statistics.hitCount += accesses.withLock { $0.hitCount }
+        return statistics
     }
 
     /// The most recent failure of background work (a write, removal or sweep), if any. Not cleared by later

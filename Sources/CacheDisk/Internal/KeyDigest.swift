@@ -38,33 +38,42 @@ struct KeyDigest: Hashable, Sendable {
     }
 
     /// The four words of 64 lowercase hexadecimal digits; byte i of the digest is digits 2i and 2i+1, and goes to
-    /// bits 8 × (i % 8) of word i / 8.
+    /// bits 8 × (i % 8) of word i / 8. Eight digits at a time in a 64-bit word: a read parses one name per call.
     private static func parseHex(_ digits: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64, UInt64, UInt64)? {
         guard digits.count == 64, let base = digits.baseAddress else { return nil }
-        let (w0, valid0) = parseWord(base)
-        let (w1, valid1) = parseWord(base + 16)
-        let (w2, valid2) = parseWord(base + 32)
-        let (w3, valid3) = parseWord(base + 48)
+        let raw = UnsafeRawPointer(base)
+        let (w0, valid0) = parseSixteenDigits(raw)
+        let (w1, valid1) = parseSixteenDigits(raw + 16)
+        let (w2, valid2) = parseSixteenDigits(raw + 32)
+        let (w3, valid3) = parseSixteenDigits(raw + 48)
         guard valid0 && valid1 && valid2 && valid3 else { return nil }
         return (w0, w1, w2, w3)
     }
 
-    /// The word of the 16 digits at `digits`, and whether they all are lowercase hexadecimal digits. Branch-free:
-    /// a read parses one name per call.
-    private static func parseWord(_ digits: UnsafePointer<UInt8>) -> (UInt64, Bool) {
-        var word: UInt64 = 0
-        var isValid = true
-        for index in 0..<16 {
-            let byte = digits[index]
-            let digit = byte &- UInt8(ascii: "0")
-            let letter = byte &- UInt8(ascii: "a")
-            let isDigit = digit < 10
-            isValid = isValid && (isDigit || letter < 6)
-            let nibble = UInt64(isDigit ? digit : letter &+ 10)
-            // Digit 2i is the high nibble of byte i.
-            word |= nibble << UInt64(8 * (index >> 1) + (index & 1 == 0 ? 4 : 0))
-        }
-        return (word, isValid)
+    /// The word of the 16 hexadecimal digits at `digits`, and whether they all are lowercase hexadecimal digits.
+    private static func parseSixteenDigits(_ digits: UnsafeRawPointer) -> (UInt64, Bool) {
+        let (low, isLowValid) = parseEightDigits(digits.loadUnaligned(as: UInt64.self))
+        let (high, isHighValid) = parseEightDigits(digits.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        return (low | high << 32, isLowValid && isHighValid)
+    }
+
+    /// The 4 bytes of 8 hexadecimal digits loaded as a word (the first digit in its lowest byte), first byte lowest,
+    /// and whether all 8 are lowercase hexadecimal digits.
+    private static func parseEightDigits(_ loaded: UInt64) -> (UInt64, Bool) {
+        let x = UInt64(littleEndian: loaded)
+        let high: UInt64 = 0x8080_8080_8080_8080
+        // For ASCII bytes no sum below carries into the next byte: each high bit says whether a byte is at least
+        // a bound. Digits are 0x30...0x39, letters 0x61...0x66.
+        let isDigit = (x &+ 0x5050_5050_5050_5050) & ~(x &+ 0x4646_4646_4646_4646) & high
+        let isLetter = (x &+ 0x1F1F_1F1F_1F1F_1F1F) & ~(x &+ 0x1919_1919_1919_1919) & high
+        let isValid = x & high == 0 && isDigit | isLetter == high
+        // A digit's value is its low nibble; a letter's is its low nibble plus 9 (bit 6 tells letters apart).
+        let values = (x & 0x0F0F_0F0F_0F0F_0F0F) &+ ((x >> 6) & 0x0101_0101_0101_0101) &* 9
+        // Pairs of nibbles into bytes, then the four bytes together.
+        var packed = (values & 0x00FF_00FF_00FF_00FF) << 4 | (values >> 8) & 0x00FF_00FF_00FF_00FF
+        packed = (packed | packed >> 8) & 0x0000_FFFF_0000_FFFF
+        packed = (packed | packed >> 16) & 0x0000_0000_FFFF_FFFF
+        return (packed, isValid)
     }
 
     /// 64 lowercase hexadecimal digits, the digest bytes in order.

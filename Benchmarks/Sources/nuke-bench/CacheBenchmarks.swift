@@ -150,6 +150,24 @@ struct CacheBenchmarks {
                     },
                     reference: readCache))
             report(results[results.count - 1], megabytes: megabytes)
+            // What the kernel allows: read(2) of the plain files from 8 threads at once, against one thread.
+            let plainPaths = rawPaths
+            results.append(
+                try await compare(
+                    "read(2) of plain files, 8 threads at once", against: "the same reads on one thread",
+                    goal: "info", runs: runs, warmUp: 2,
+                    ours: {
+                        let failures = await onThreads(threadCount) { thread in
+                            stride(from: thread, to: plainPaths.count, by: threadCount).count {
+                                (try? readPlainFile(plainPaths[$0]))?.count != entrySize
+                            }
+                        }
+                        guard failures.reduce(0, +) == 0 else {
+                            throw BenchmarkError(description: "\(failures.reduce(0, +)) plain reads failed")
+                        }
+                    },
+                    reference: { for path in rawPaths { try readPlainFile(path) } }))
+            report(results[results.count - 1], megabytes: megabytes)
         }
 
         // Sweeps: one with nothing to evict (lists the directory), one that trims to 70 % of half the size.

@@ -41,7 +41,11 @@ extension DataCache {
                 if let identity { scheduleRemoval(of: name, ifStill: identity, isDamaged: false) }
                 return recordMiss()
             }
-            if accesses.withLock({ $0.recordHit(of: digest, now: now) }) { scheduleAccessCommit() }
+            switch accesses.withLock({ $0.recordHit(of: digest, now: now) }) {
+            case .alreadyScheduled: break
+            case .inOneSecond: scheduleAccessCommit()
+            case .now: queue.async { [weak self] in self?.performFlush(for: nil) }
+            }
             return data
         case .missing:
             if state.withLock({ $0.index[digest] != nil }) {

@@ -110,9 +110,15 @@ public final class DataCache: DataCaching, Sendable {
         /// the last time wins. An array, so that a hit appends instead of hashing. The index learns of them when
         /// they are committed, or first when a trim or a journal rewrite needs the order.
         private(set) var pending: [(digest: KeyDigest, time: Int64)] = []
-        /// ``pending`` is compacted to one record per digest when it reaches this many (the commit is late).
-        private var compactionThreshold = 65_536
+        /// ``pending`` is compacted to one record per digest when it reaches this many: the commit asked for at
+        /// ``urgentCommitCount`` is late (the queue is busy with a long flush or sweep).
+        private var compactionThreshold = 4 * Accesses.urgentCommitCount
+        /// A commit is asked for at once when this many reads are pending, rather than a second after the first.
+        static let urgentCommitCount = 65_536
+        /// A commit a second after the first pending read is scheduled.
         var isCommitScheduled = false
+        /// A commit as soon as the queue gets to it is scheduled.
+        private var isUrgentCommitScheduled = false
         var hitCount = 0
         private var lastTimestamp: Int64 = 0
 
@@ -122,20 +128,33 @@ public final class DataCache: DataCaching, Sendable {
             return lastTimestamp
         }
 
-        /// Records a hit of `digest` now; `true` if the caller is to schedule the commit.
-        mutating func recordHit(of digest: KeyDigest, now: Int64) -> Bool {
+        /// When the caller of ``recordHit(of:now:)`` is to schedule a commit of the pending reads.
+        enum Commit {
+            case alreadyScheduled
+            case inOneSecond
+            case now
+        }
+
+        /// Records a hit of `digest` now, and says whether the caller is to schedule the commit.
+        mutating func recordHit(of digest: KeyDigest, now: Int64) -> Commit {
             hitCount += 1
             pending.append((digest, timestamp(now)))
             if pending.count >= compactionThreshold {
                 pending = DataCache.latestAccesses(pending).map { ($0.key, $0.value) }.sorted { $0.time < $1.time }
-                compactionThreshold = max(65_536, 2 * pending.count)
+                compactionThreshold = max(4 * Accesses.urgentCommitCount, 2 * pending.count)
             }
-            defer { isCommitScheduled = true }
-            return !isCommitScheduled
+            if pending.count >= Accesses.urgentCommitCount && !isUrgentCommitScheduled {
+                isUrgentCommitScheduled = true
+                return .now
+            }
+            guard !isCommitScheduled else { return .alreadyScheduled }
+            isCommitScheduled = true
+            return .inOneSecond
         }
 
         /// Hands over the pending reads and forgets them.
         mutating func takePending() -> [(digest: KeyDigest, time: Int64)] {
+            isUrgentCommitScheduled = false
             defer { pending.removeAll() }
             return pending
         }

@@ -16,8 +16,9 @@ public import Foundation
 /// ## Memory
 /// The pixels of a large image (128 KB or more, about 181×181 pixels) are a memory mapping of their own, not a
 /// `malloc` block: when the last copy of the image goes away its pages go back to the system (or to a small pool
-/// of at most 16 MB that new images reuse), so a process that streams many images through a bounded cache stays
-/// bounded too. Smaller images use `malloc`.
+/// of at most 16 MB that new images reuse, plus one larger buffer of up to 128 MB kept for one second, for the next
+/// photo of a stream), so a process that streams many images through a bounded cache stays bounded too. Smaller
+/// images use `malloc`.
 public struct PlatformImage: Sendable, Hashable {
     /// The width in pixels.
     public let width: Int

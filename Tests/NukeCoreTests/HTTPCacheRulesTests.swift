@@ -41,6 +41,20 @@ import Testing
         }
     }
 
+    @Test func fieldsSeparatedByMoreThanOneSpaceAreNoDate() {
+        // Given dates whose fields are padded with extra spaces or tabs (cache-tests'
+        // freshness-expires-invalid-multiple-spaces), Then none parses: an Expires like that is invalid, so stale
+        for text in [
+            "Sun, 06  Nov 1994 08:49:37 GMT", "Sun,  06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994  08:49:37 GMT",
+            "Sun, 06 Nov 1994\t08:49:37 GMT", "Sunday,  06-Nov-94 08:49:37 GMT", "Sun Nov   6 08:49:37 1994",
+            "Sun Nov 16  08:49:37 1994",
+        ] {
+            #expect(HTTPDate.parse(text) == nil, "\(text)")
+        }
+        // While asctime's padded one-digit day still parses
+        #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994") == 784_111_777)
+    }
+
     @Test func formatsIMFFixdateAndRoundTrips() {
         #expect(HTTPDate.format(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
         #expect(HTTPDate.format(0) == "Thu, 01 Jan 1970 00:00:00 GMT")
@@ -136,6 +150,20 @@ import Testing
         // A Date in the future (the origin's clock ahead) doesn't make it younger than zero.
         let ahead = metadata(["Cache-Control": "max-age=100", "Date": date(500)])
         #expect(ahead.currentAge(at: t0) == 0)
+    }
+
+    @Test func anAgeListCountsByItsFirstValue() {
+        // Given Age lists, as one line or as two lines joined (cache-tests' age-parse-suffix and -twoline)
+        for age in ["7200, 0", "7200,0", "7200 , 0"] {
+            // Then the first value is the age: the response is stale at once
+            let stored = metadata(["Cache-Control": "max-age=3600", "Age": age, "Date": date(0)])
+            #expect(stored.age == 7200, "\(age)")
+            #expect(stored.decision(at: t0) == .reload, "\(age)")
+        }
+        #expect(metadata(["Age": "0, 7200"]).age == 0)
+        // And a first value that is no number makes the header invalid, not the next value
+        #expect(metadata(["Age": "abc, 7200"]).age == nil)
+        #expect(metadata(["Age": ", 7200"]).age == nil)
     }
 
     @Test func decisions() {

@@ -16,7 +16,7 @@ public import Foundation
 /// The rules, from RFC 9111 §4.2:
 /// - **Freshness lifetime:** `max-age`; else `Expires − Date` (an invalid `Expires`, such as `0`, is in the past);
 ///   else, heuristically, 10 % of `Date − Last-Modified`, at most a day; else zero.
-/// - **Age:** the larger of `Age` (plus the time the request took) and `responseTime − Date`, plus the time since
+/// - **Age:** the first value of `Age` (a list counts by its first); the larger of `Age` (plus the time the request took) and `responseTime − Date`, plus the time since
 ///   the response was received.
 /// - Fresh while age < lifetime.
 public struct HTTPCacheMetadata: Sendable, Hashable {
@@ -76,8 +76,10 @@ public struct HTTPCacheMetadata: Sendable, Hashable {
         if let date = header("Date").flatMap(HTTPDate.parse) { self.date = Date(timeIntervalSince1970: date) }
         cacheControl = HTTPCacheControl(header("Cache-Control") ?? "")
         expires = header("Expires").map { HTTPDate.parse($0).map(Date.init(timeIntervalSince1970:)) ?? .distantPast }
-        age = header("Age").flatMap { value in
-            value.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        // A list (`Age: 7200, 0`, or two `Age` lines, which arrive joined) counts by its first value (RFC 9111 §5.1).
+        age = header("Age").flatMap { list in
+            let value = list.prefix { $0 != "," }.trimmingWhitespace
+            return !value.isEmpty && value.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
                 ? min(Double(value) ?? 2_147_483_648, 2_147_483_648) : nil
         }
     }

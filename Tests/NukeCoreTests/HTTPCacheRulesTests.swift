@@ -166,6 +166,42 @@ import Testing
         #expect(metadata(["Age": ", 7200"]).age == nil)
     }
 
+    @Test func aVariedResponseAnswersOnlyTheSameValuesOfItsVaryingHeaders() {
+        // Given a response that varies on Foo and Bar (twice, and in another case), to a request with Foo: 1 only
+        let url = URL(string: "https://example.com/a.png")!
+        let response = HTTPURLResponse(
+            url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Vary": "Foo, bar ,FOO"])!
+        var original = URLRequest(url: url)
+        original.setValue(" 1 ", forHTTPHeaderField: "Foo")
+        var stored = metadata([:])
+        stored.recordVary(of: response, request: original)
+        #expect(stored.varyingHeaderNames == ["foo", "bar"])
+        #expect(stored.varyingHeaderValues == ["foo": "1"])
+
+        func request(_ headers: [String: String]) -> URLRequest {
+            var request = URLRequest(url: url)
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+            return request
+        }
+        // Then it answers the same values (surrounding spaces aside, names in any case), Bar still omitted
+        #expect(stored.matchesVary(of: request(["Foo": "1"])))
+        #expect(stored.matchesVary(of: request(["foo": "1", "Baz": "2"])))
+        // And nothing else: another value, Foo omitted, or Bar sent
+        #expect(!stored.matchesVary(of: request(["Foo": "2"])))
+        #expect(!stored.matchesVary(of: request([:])))
+        #expect(!stored.matchesVary(of: nil))
+        #expect(!stored.matchesVary(of: request(["Foo": "1", "Bar": "1"])))
+        // And list values compare without the spaces around their commas
+        var listed = metadata([:])
+        listed.recordVary(
+            of: HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: ["Vary": "Foo"])!,
+            request: request(["Foo": "1, 2"]))
+        #expect(listed.matchesVary(of: request(["Foo": " 1 ,2 "])))
+        #expect(!listed.matchesVary(of: request(["Foo": "1 2"])))
+        // And a response without Vary answers every request
+        #expect(metadata([:]).matchesVary(of: request(["Foo": "2"])))
+    }
+
     @Test func decisions() {
         let now = t0.addingTimeInterval(100)
         let withETag = ["ETag": "\"v1\"", "Date": date(0)]
@@ -251,6 +287,32 @@ import Testing
         #expect(
             HTTPCacheEntry(decoding: HTTPCacheEntry.original(sparse, body: Data()).encoded())
                 == .original(sparse, body: Data()))
+    }
+
+    @Test func theVaryingHeadersRoundTripAndFormatOneIsStillRead() throws {
+        // Given metadata that varies on two headers, one of them absent from the request
+        var varied = metadata
+        varied.varyingHeaderNames = ["accept", "x-absent"]
+        varied.varyingHeaderValues = ["accept": "image/avif,image/webp"]
+        let body = Data("body".utf8)
+
+        // Then they survive the round trip, absent value included
+        #expect(
+            HTTPCacheEntry(decoding: HTTPCacheEntry.original(varied, body: body).encoded())
+                == .original(varied, body: body))
+
+        // And an entry of format 1 (before Vary was stored: no count before the checksum) still reads, unvaried
+        var formatOne = Data(HTTPCacheEntry.original(metadata, body: body).encoded())
+        let trailerStart = body.count
+        formatOne[trailerStart] = 1
+        let checksumStart = formatOne.count - 8 - 8 - 4
+        formatOne.removeSubrange((checksumStart - 2)..<checksumStart)  // The empty count.
+        var hash: UInt32 = 2_166_136_261
+        for byte in formatOne[trailerStart..<(checksumStart - 2)] { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        withUnsafeBytes(of: hash.littleEndian) {
+            formatOne.replaceSubrange((checksumStart - 2)..<(checksumStart + 2), with: $0)
+        }
+        #expect(HTTPCacheEntry(decoding: formatOne) == .original(metadata, body: body))
     }
 
     @Test func aValidatorTooLongToStoreIsDroppedNotCut() {

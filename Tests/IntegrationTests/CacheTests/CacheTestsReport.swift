@@ -59,13 +59,13 @@ struct CacheTestsReport {
         func row(_ name: String, _ scores: [CacheTestsTest.Kind: Score]) -> String {
             let columns = [CacheTestsTest.Kind.required, .optimal].map { kind -> String in
                 let score = scores[kind] ?? Score(browsers: browsers.count)
-                guard score.total > 0 else { return pad("-", 36) }
-                return pad(([score.text] + score.browsers.map { "\($0)" }).joined(separator: " "), 36)
+                guard score.total > 0 else { return pad("-", 40) }
+                return pad(([score.text] + score.browsers.map { "\($0)" }).joined(separator: " "), 40)
             }
             return pad(name, 28) + columns.joined()
         }
         let legend = "Nuke " + names.joined(separator: " ")
-        var lines = [pad("cache-tests (browser mode)", 28) + pad("required: " + legend, 36) + "optimal: " + legend]
+        var lines = [pad("cache-tests (browser mode)", 28) + pad("required: " + legend, 40) + "optimal: " + legend]
         for group in definition.groups {
             var scores: [CacheTestsTest.Kind: Score] = [:]
             for test in group.tests where test.isBrowserMode && test.notApplicableReason == nil {

@@ -19,6 +19,8 @@ public import Foundation
 /// - **Age:** the first value of `Age` (a list counts by its first); the larger of `Age` (plus the time the request took) and `responseTime − Date`, plus the time since
 ///   the response was received.
 /// - Fresh while age < lifetime.
+/// - **Vary:** the entry answers only a request with the same values of the headers its response varies on
+///   (``matchesVary(of:)``); one variant is stored per URL, as browsers do.
 public struct HTTPCacheMetadata: Sendable, Hashable {
     /// The response's status code (only `200` responses are stored).
     public var statusCode: Int
@@ -34,6 +36,11 @@ public struct HTTPCacheMetadata: Sendable, Hashable {
     public var age: TimeInterval?
     /// The `Cache-Control` directives.
     public var cacheControl: HTTPCacheControl
+    /// The request headers the response varies on (its `Vary` list, lowercased, in order); empty without `Vary`.
+    public var varyingHeaderNames: [String] = []
+    /// The values the request that produced the response had for ``varyingHeaderNames``; a name the request didn't
+    /// send has no value here.
+    public var varyingHeaderValues: [String: String] = [:]
     /// When the request that produced the response was sent.
     public var requestTime: Date
     /// When the response was received.
@@ -116,6 +123,38 @@ public struct HTTPCacheMetadata: Sendable, Hashable {
         etag != old.etag || lastModified != old.lastModified || cacheControl != old.cacheControl
             || expires != old.expires || freshnessLifetime > 0 || cacheControl.staleWhileRevalidate != nil
             || cacheControl.staleIfError != nil
+    }
+
+    // MARK: Vary
+
+    /// Records the request headers `response` varies on (`Vary`, RFC 9111 §4.1) with their values in `request`,
+    /// the request that produced it. `Vary: *` is not recorded: such a response is never stored.
+    public mutating func recordVary(of response: HTTPURLResponse, request: URLRequest?) {
+        let names = (response.value(forHTTPHeaderField: "Vary") ?? "").split(separator: ",")
+            .map { $0.trimmingWhitespace.lowercased() }.filter { !$0.isEmpty && $0 != "*" }
+        var seen = Set<String>()
+        varyingHeaderNames = names.filter { seen.insert($0).inserted }
+        varyingHeaderValues = [:]
+        for name in varyingHeaderNames {
+            if let value = request?.value(forHTTPHeaderField: name) {
+                varyingHeaderValues[name] = Self.normalized(value)
+            }
+        }
+    }
+
+    /// Whether the stored response may answer `request`: it sends the same value for each header the response
+    /// varies on, and omits the ones its original request omitted (RFC 9111 §4.1). Values compare as lists: the
+    /// spaces around their commas don't count, so `1, 2`, `1,2` and two lines `1` and `2` match. One variant is
+    /// stored per URL: a request that doesn't match loads, and its response replaces the stored one.
+    public func matchesVary(of request: URLRequest?) -> Bool {
+        varyingHeaderNames.allSatisfy { name in
+            request?.value(forHTTPHeaderField: name).map(Self.normalized) == varyingHeaderValues[name]
+        }
+    }
+
+    /// A header value as a list: its elements trimmed, joined by `,`.
+    private static func normalized(_ value: String) -> String {
+        value.split(separator: ",", omittingEmptySubsequences: false).map(\.trimmingWhitespace).joined(separator: ",")
     }
 
     // MARK: Freshness

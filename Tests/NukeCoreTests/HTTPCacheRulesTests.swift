@@ -70,8 +70,9 @@ import Testing
     @Test func readsTheDirectivesAPrivateCacheUses() {
         let control = HTTPCacheControl(
             "public, MAX-AGE=\"60\", no-cache, no-store, must-revalidate, immutable, stale-while-revalidate=30, "
-                + "stale-if-error=86400, private=\"x, y\", foo=bar")
+                + "stale-if-error=86400, private=\"x, y\", foo=bar, Must-Understand")
         #expect(control.maxAge == 60)
+        #expect(control.mustUnderstand)
         #expect(control.noCache && control.noStore && control.mustRevalidate && control.immutable)
         #expect(control.staleWhileRevalidate == 30)
         #expect(control.staleIfError == 86_400)
@@ -266,13 +267,36 @@ import Testing
         other.statusCode = 206
         #expect(!other.isStorable)
     }
+
+    @Test func understoodAndExplicitlyFreshSuccessStatusesAreStorable() {
+        func storable(_ status: Int, _ headers: [String: String]) -> Bool {
+            var stored = metadata(headers)
+            stored.statusCode = status
+            return stored.isStorable
+        }
+        // Given 203, understood and heuristically cacheable like 200 (cache-tests' heuristic-203-cached)
+        #expect(storable(203, ["Last-Modified": date(-86_400)]))
+        // And other 2xx (but 206), storable with explicit freshness only (status-299-fresh)
+        #expect(storable(299, ["Cache-Control": "max-age=100"]))
+        #expect(storable(201, ["Expires": date(100)]))
+        #expect(!storable(299, ["Last-Modified": date(-86_400)]))
+        #expect(!storable(206, ["Cache-Control": "max-age=100"]))
+        // And statuses outside 2xx, which loaders fail, never
+        #expect(!storable(404, ["Cache-Control": "max-age=100"]))
+        #expect(!storable(301, ["Cache-Control": "max-age=100"]))
+        // And must-understand: an understood status despite no-store (status-200-must-understand), else nothing
+        #expect(storable(200, ["Cache-Control": "max-age=3600, no-store, must-understand"]))
+        #expect(!storable(299, ["Cache-Control": "max-age=3600, must-understand"]))
+        #expect(!storable(203, ["Cache-Control": "no-store"]))
+    }
 }
 
 @Suite struct HTTPCacheEntryTests {
     private let metadata = HTTPCacheMetadata(
         statusCode: 200, etag: "\"é-v1\"", lastModified: "Sun, 06 Nov 1994 08:49:37 GMT",
         date: Date(timeIntervalSince1970: 1_700_000_000), expires: .distantPast, age: 12,
-        cacheControl: HTTPCacheControl("max-age=60, stale-while-revalidate=5, stale-if-error=7, no-cache, immutable"),
+        cacheControl: HTTPCacheControl(
+            "max-age=60, stale-while-revalidate=5, stale-if-error=7, no-cache, immutable, must-understand"),
         requestTime: Date(timeIntervalSince1970: 1_700_000_001.25),
         responseTime: Date(timeIntervalSince1970: 1_700_000_002.5))
 

@@ -33,11 +33,12 @@ private struct ObservedResponse {
     /// The loader's response; `nil` for a disk cache hit, for which the pipeline hands over the bytes only.
     let http: HTTPURLResponse?
     let body: Data
+    /// The status of the stored response, from the entry's metadata (`ImagePipeline.Cache.cachedHTTPMetadata(for:)`).
+    let storedStatus: Int?
 
-    /// The status the client sees: the stored response's (`200`, the only status stored) for a disk hit or a `304`
-    /// that revalidated the stored bytes.
+    /// The status the client sees: the stored response's for a disk hit or a `304` that revalidated the stored bytes.
     var status: Int {
-        guard let http, http.statusCode != 304 else { return 200 }
+        guard let http, http.statusCode != 304 else { return storedStatus ?? 200 }
         return http.statusCode
     }
 
@@ -113,8 +114,11 @@ struct CacheTestsClient {
         urlRequest.setValue(test.id, forHTTPHeaderField: "Test-ID")
         urlRequest.setValue(String(number), forHTTPHeaderField: "Req-Num")
         do {
-            let (data, response) = try await pipeline.data(for: ImageRequest(urlRequest: urlRequest))
-            return ObservedResponse(http: response as? HTTPURLResponse, body: data)
+            let request = ImageRequest(urlRequest: urlRequest)
+            let (data, response) = try await pipeline.data(for: request)
+            let http = response as? HTTPURLResponse
+            let stored = http == nil || http?.statusCode == 304 ? pipeline.cache.cachedHTTPMetadata(for: request) : nil
+            return ObservedResponse(http: http, body: data, storedStatus: stored?.statusCode)
         } catch {
             throw CacheTestsCheckFailure(isSetup: true, message: "Request \(number) failed: \(error)")
         }

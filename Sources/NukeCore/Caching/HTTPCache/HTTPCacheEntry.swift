@@ -96,8 +96,10 @@ enum HTTPCacheEntry: Equatable {
             output.appendInteger(Int64(value ?? -1))
         }
         var flags: UInt8 = 0
-        for (bit, isSet) in [control.noCache, control.noStore, control.mustRevalidate, control.immutable].enumerated()
-        where isSet {
+        let flagged = [
+            control.noCache, control.noStore, control.mustRevalidate, control.immutable, control.mustUnderstand,
+        ]
+        for (bit, isSet) in flagged.enumerated() where isSet {
             flags |= 1 << bit
         }
         output.append(flags)
@@ -170,6 +172,7 @@ enum HTTPCacheEntry: Equatable {
             control.noStore = flags & 2 != 0
             control.mustRevalidate = flags & 4 != 0
             control.immutable = flags & 8 != 0
+            control.mustUnderstand = flags & 16 != 0
             var metadata = HTTPCacheMetadata(
                 statusCode: Int(status), etag: etag.value, lastModified: lastModified.value,
                 date: date.isNaN ? nil : Date(timeIntervalSince1970: date),

@@ -22,7 +22,7 @@ public import Foundation
 /// - **Vary:** the entry answers only a request with the same values of the headers its response varies on
 ///   (``matchesVary(of:)``); one variant is stored per URL, as browsers do.
 public struct HTTPCacheMetadata: Sendable, Hashable {
-    /// The response's status code (only `200` responses are stored).
+    /// The response's status code (see ``isStorable`` for the ones stored).
     public var statusCode: Int
     /// The `ETag` validator, as sent (sent back in `If-None-Match`).
     public var etag: String?
@@ -159,9 +159,21 @@ public struct HTTPCacheMetadata: Sendable, Hashable {
 
     // MARK: Freshness
 
-    /// Whether the response may be stored: a `200` without `no-store`.
+    /// Whether the response may be stored (RFC 9111 §3): a `200` or `203` (statuses the cache understands, and
+    /// heuristically cacheable), or another 2xx but `206` with explicit freshness (`max-age`, `Expires`); never with
+    /// `no-store`, unless `must-understand` accompanies it and the status is understood; with `must-understand`, only
+    /// an understood status.
+    ///
+    /// Only what reaches the pipeline as data is stored: loaders fail statuses outside 2xx (`304` aside), and those
+    /// stay errors that are asked for again, as in Nuke; a `204` has no body, which the pipeline fails as empty.
     public var isStorable: Bool {
-        statusCode == 200 && !cacheControl.noStore
+        let isUnderstood = statusCode == 200 || statusCode == 203
+        if cacheControl.mustUnderstand {
+            return isUnderstood
+        }
+        guard !cacheControl.noStore else { return false }
+        let hasExplicitFreshness = cacheControl.maxAge != nil || expires != nil
+        return isUnderstood || ((200..<300).contains(statusCode) && statusCode != 206 && hasExplicitFreshness)
     }
 
     /// `true` when the response has a validator, so it can be revalidated with a conditional request.

@@ -78,6 +78,15 @@ struct CacheTestsReport {
             let failed = failures(of: kind)
             if !failed.isEmpty { lines.append("failed \(kind.rawValue):\n  " + failed.joined(separator: "\n  ")) }
         }
+        let partlyChecked = Self.browserTests(of: definition).filter {
+            $0.kind != .check && $0.notApplicableReason == nil && $0.checksStoredHeaders
+                && outcomes[$0.id]?.isPass == true
+        }
+        if !partlyChecked.isEmpty {
+            lines.append(
+                "passed without their checks of a cached or revalidated response's headers (data(for:) shows none): "
+                    + "\(partlyChecked.count)\n  " + partlyChecked.map(\.id).joined(separator: ", "))
+        }
         let notApplicable = Self.browserTests(of: definition).filter { $0.kind != .check }.compactMap { test in
             test.notApplicableReason.map { "\(test.id) (\(test.kind.rawValue)): \($0)" }
         }

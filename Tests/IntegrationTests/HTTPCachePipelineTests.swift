@@ -458,6 +458,33 @@ struct HTTPCachePipelineTests {
 
     // MARK: Processed images
 
+    @Test func aProcessedImageServesOnlyTheVariantItWasMadeFrom() async throws {
+        // Given a fresh original that varies on Accept, and its processed image stored with it
+        let fixture = try Fixture(Self.version("max-age=600")) {
+            $0.dataCachePolicy = .storeAll
+            $0.makeImageEncoder = { _ in MockImageEncoder() }
+        }
+        fixture.setVersion { $0.headers["Vary"] = "Accept" }
+        func processed(accept: String) -> ImageRequest {
+            var request = URLRequest(url: fixture.url)
+            request.setValue(accept, forHTTPHeaderField: "Accept")
+            return ImageRequest(urlRequest: request, processors: [MockImageProcessor(id: "p")])
+        }
+        _ = try await fixture.pipeline.imageTask(with: processed(accept: "image/avif")).response
+        await fixture.pipeline.core.pendingEncodes.wait()
+        fixture.dataCache.flush()
+
+        // When the same variant asks, Then its processed image is served with no request
+        let same = try await fixture.pipeline.imageTask(with: processed(accept: "image/avif")).response
+        #expect(same.cacheType == .disk)
+        #expect(fixture.requests.count == 1)
+
+        // When another variant asks, Then neither stored image answers it: the original is loaded for it
+        _ = try await fixture.pipeline.imageTask(with: processed(accept: "image/webp")).response
+        #expect(fixture.requests.count == 2)
+        #expect(fixture.requests.last?.header("Accept") == "image/webp")
+    }
+
     @Test func processedImagesFollowTheirOriginal() async throws {
         let fixture = try Fixture(Self.version("max-age=0")) {
             $0.dataCachePolicy = .storeAll

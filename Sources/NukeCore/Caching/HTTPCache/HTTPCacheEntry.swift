@@ -4,7 +4,8 @@ import Foundation
 /// written through the plain ``DataCaching`` interface, so any cache stores them without knowing of it.
 ///
 /// ```
-/// body · format 2 · kind · metadata fields · varying request headers · FNV-1a checksum of the trailer · body length (UInt64) · "NukeHTTP"
+/// body · format 2 · kind · metadata fields · varying request headers · FNV-1a checksum of the trailer
+///      · body length (UInt64) · "NukeHTTP"
 /// ```
 /// Numbers are little-endian; absent dates are NaN. The metadata follows the body so that reading an entry hands
 /// the body on without copying it (a prefix of the bytes the cache returned). Bytes that don't end with the magic

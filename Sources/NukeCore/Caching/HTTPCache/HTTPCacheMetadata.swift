@@ -16,8 +16,8 @@ public import Foundation
 /// The rules, from RFC 9111 §4.2:
 /// - **Freshness lifetime:** `max-age`; else `Expires − Date` (an invalid `Expires`, such as `0`, is in the past);
 ///   else, heuristically, 10 % of `Date − Last-Modified`, at most a day; else zero.
-/// - **Age:** the first value of `Age` (a list counts by its first); the larger of `Age` (plus the time the request took) and `responseTime − Date`, plus the time since
-///   the response was received.
+/// - **Age:** the larger of `Age` (its first value, for a list; plus the time the request took) and
+///   `responseTime − Date`, plus the time since the response was received.
 /// - Fresh while age < lifetime.
 /// - **Vary:** the entry answers only a request with the same values of the headers its response varies on
 ///   (``matchesVary(of:)``); one variant is stored per URL, as browsers do.

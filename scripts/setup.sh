@@ -31,6 +31,7 @@ packages=(
     python3             # NukeServeTests: Python's hmac module signs URLs as an implementation independent of ours
     curl                # NukeCLITests: the client of nuke serve's process tests
     apache2-utils       # NukeCLITests: ab, 2,000 requests against nuke serve
+    nodejs              # IntegrationTests: the cache-tests suite's origin server (Tests/Fixtures/cache-tests)
 )
 
 # Only for the benchmark package (Benchmarks/), which compares against these libraries in-process:

@@ -57,7 +57,9 @@ extension CurlDataLoader {
         public var userAgent: String? = "Nuke (libcurl/\(CurlDataLoader.curlVersion))"
 
         /// Whether to ask for compressed responses (`Accept-Encoding` with every coding this libcurl decodes —
-        /// gzip and deflate at least) and decode them (default `true`). `didReceiveData` gets decoded bytes.
+        /// gzip and deflate at least) and decode them (default `true`). `didReceiveData` gets decoded bytes. A body
+        /// whose `Content-Encoding` or `Transfer-Encoding` names a coding this libcurl doesn't decode arrives as it
+        /// came, with its headers, rather than failing the load (as browsers do).
         public var acceptsCompressedResponses = true
 
         /// Whether the server's TLS certificate and host name are verified (default `true`). Turn off only for

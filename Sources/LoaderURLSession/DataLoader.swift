@@ -27,6 +27,10 @@ public import NukeCore
 ///   on the delegate queue (a chunk, or the completion of a load that just finished) may still run.
 /// - **Caching.** FoundationNetworking's `URLCache` stores nothing on Linux (and ignores query strings), so the
 ///   default configuration turns it off: use the pipeline's caches (`ImageCache`, a `DataCaching` plugin).
+/// - **Content codings.** FoundationNetworking always asks libcurl for compressed responses and decodes them, so a
+///   body in a coding libcurl doesn't know (an unknown `Content-Encoding` or `Transfer-Encoding`) fails the load
+///   with its decoding error (`NSURLErrorDomain`, "Unrecognized content encoding type") instead of arriving as it
+///   came: FoundationNetworking has no option to turn decoding off. `CurlDataLoader` delivers such a body raw.
 /// - **Timeouts** are `URLSession`'s: the request's `timeoutInterval` (default from the configuration's
 ///   `timeoutIntervalForRequest`).
 ///

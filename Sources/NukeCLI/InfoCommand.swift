@@ -153,7 +153,8 @@ enum InfoCommand {
         let now = Date()
         let metadata = HTTPCacheMetadata(response: response, requestTime: now, responseTime: now)
         guard metadata.isStorable else {
-            console.print(Formatting.row(followingLabel, "not stored (no-store)"))
+            let reason = metadata.cacheControl.noStore ? "no-store" : "status \(metadata.statusCode)"
+            console.print(Formatting.row(followingLabel, "not stored (\(reason))"))
             return
         }
         let lifetime = metadata.freshnessLifetime

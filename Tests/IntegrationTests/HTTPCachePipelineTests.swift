@@ -139,6 +139,39 @@ struct HTTPCachePipelineTests {
         #expect(fixture.pipeline.statistics.diskCacheHits == 1)
     }
 
+    @Test func varyKeepsOneVariantAndServesItOnlyToTheSameVariedHeaders() async throws {
+        // Given a fresh image that varies on Accept
+        let fixture = try Fixture(Self.version("max-age=600"))
+        fixture.setVersion { $0.headers["Vary"] = "Accept" }
+        func load(accept: String?) async throws -> URLResponse? {
+            var request = URLRequest(url: fixture.url)
+            if let accept { request.setValue(accept, forHTTPHeaderField: "Accept") }
+            return try await fixture.pipeline.data(for: ImageRequest(urlRequest: request)).1
+        }
+
+        // When it's loaded with one Accept, then again with the same
+        _ = try await load(accept: "image/avif")
+        let same = try await load(accept: "image/avif")
+
+        // Then the second comes from the disk cache (no response), with the varied header stored
+        #expect(same == nil)
+        #expect(fixture.requests.count == 1)
+        #expect(fixture.metadata?.varyingHeaderNames == ["accept"])
+        #expect(fixture.metadata?.varyingHeaderValues == ["accept": "image/avif"])
+
+        // When another Accept, or none, asks
+        _ = try await load(accept: "image/webp")
+        // Then it is loaded, and its response replaces the stored variant (one per URL)
+        #expect(fixture.requests.count == 2)
+        #expect(fixture.requests.last?.header("Accept") == "image/webp")
+        #expect(try await load(accept: "image/webp") == nil)
+        #expect(fixture.requests.count == 2)
+        _ = try await load(accept: nil)
+        _ = try await load(accept: "image/avif")
+        #expect(fixture.requests.count == 4)
+        #expect(fixture.metadata?.varyingHeaderValues == ["accept": "image/avif"])
+    }
+
     @Test func expiresAndTheLastModifiedHeuristicMakeItFreshToo() async throws {
         let expires = try Fixture(Self.version(nil, etag: nil))
         expires.setVersion {
@@ -424,6 +457,33 @@ struct HTTPCachePipelineTests {
     }
 
     // MARK: Processed images
+
+    @Test func aProcessedImageServesOnlyTheVariantItWasMadeFrom() async throws {
+        // Given a fresh original that varies on Accept, and its processed image stored with it
+        let fixture = try Fixture(Self.version("max-age=600")) {
+            $0.dataCachePolicy = .storeAll
+            $0.makeImageEncoder = { _ in MockImageEncoder() }
+        }
+        fixture.setVersion { $0.headers["Vary"] = "Accept" }
+        func processed(accept: String) -> ImageRequest {
+            var request = URLRequest(url: fixture.url)
+            request.setValue(accept, forHTTPHeaderField: "Accept")
+            return ImageRequest(urlRequest: request, processors: [MockImageProcessor(id: "p")])
+        }
+        _ = try await fixture.pipeline.imageTask(with: processed(accept: "image/avif")).response
+        await fixture.pipeline.core.pendingEncodes.wait()
+        fixture.dataCache.flush()
+
+        // When the same variant asks, Then its processed image is served with no request
+        let same = try await fixture.pipeline.imageTask(with: processed(accept: "image/avif")).response
+        #expect(same.cacheType == .disk)
+        #expect(fixture.requests.count == 1)
+
+        // When another variant asks, Then neither stored image answers it: the original is loaded for it
+        _ = try await fixture.pipeline.imageTask(with: processed(accept: "image/webp")).response
+        #expect(fixture.requests.count == 2)
+        #expect(fixture.requests.last?.header("Accept") == "image/webp")
+    }
 
     @Test func processedImagesFollowTheirOriginal() async throws {
         let fixture = try Fixture(Self.version("max-age=0")) {

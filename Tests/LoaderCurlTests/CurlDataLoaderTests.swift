@@ -111,6 +111,30 @@ struct CurlDataLoaderTests {
         #expect(server.requests.first?.header("Accept-Encoding") == nil)
     }
 
+    @Test func aBodyInACodingCurlDoesNotKnowIsDeliveredAsItCame() async throws {
+        // Given responses whose Content-Encoding names a coding curl can't decode, alone or after one it can
+        let body = Data("bytes in a coding of their own".utf8)
+        let server = try LoopbackHTTPServer(routes: [
+            "/unknown": .data(body, headers: ["Content-Encoding": "x-nuke-unknown"]),
+            "/stacked": .data(body, headers: ["Content-Encoding": "gzip, X-Nuke-Unknown"]),
+            "/known": .gzip(body),
+        ])
+        let loader = CurlDataLoader()
+
+        // When they're loaded (and a known coding after them, on the same reused handles)
+        let unknown = try await load(loader, server.url("/unknown"))
+        let stacked = try await load(loader, server.url("/stacked"))
+        let known = try await load(loader, server.url("/known"))
+
+        // Then the unknown ones arrive as sent, header included, instead of failing (curl error 61)
+        #expect(unknown.data == body)
+        #expect(
+            (unknown.response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding") == "x-nuke-unknown")
+        #expect(stacked.data == body)
+        // And a known coding is still decoded
+        #expect(known.data == body)
+    }
+
     @Test func rangeRequestsGetPartialContent() async throws {
         // Given a resource with an ETag
         let body = FixturePattern.bytes(in: 0..<10_000)

@@ -62,4 +62,18 @@ struct CurlResponseHeadersTests {
         }
         return headers
     }
+
+    @Test func onlyContentAndTransferCodingsCurlLacksAreUnknown() {
+        func names(_ line: String) -> Bool {
+            Array(line.utf8).withUnsafeBytes { CurlContentCoding.namesUnknownCoding($0, decodable: ["gzip", "br"]) }
+        }
+        #expect(names("Content-Encoding: zstd\r\n"))
+        #expect(names("content-encoding: gzip, foo\r\n"))
+        #expect(names("Transfer-Encoding: foo, chunked\r\n"))
+        #expect(!names("Content-Encoding: GZIP , br\r\n"))
+        #expect(!names("Transfer-Encoding: chunked\r\n"))
+        #expect(!names("Content-Encoding:\r\n"))
+        #expect(!names("X-Content-Encoding: foo\r\n"))
+        #expect(!names("Content-Type: foo\r\n"))
+    }
 }

@@ -51,6 +51,23 @@ struct DataLoaderTests {
         #expect(load.httpResponse?.mimeType == "image/png")
     }
 
+    @Test func aBodyInAContentCodingLibcurlDoesNotKnowFailsAsDocumented() async throws {
+        // Given a response whose Content-Encoding names a coding libcurl can't decode
+        let body = Data("bytes in a coding of their own".utf8)
+        let server = try LoopbackHTTPServer(routes: [
+            "/unknown": .data(body, headers: ["Content-Encoding": "x-nuke-unknown"])
+        ])
+
+        // When it's loaded
+        let load = try await load(DataLoader(), server.url("/unknown"))
+
+        // Then the load fails with libcurl's decoding error, as the loader's documentation says: FoundationNetworking
+        // always asks libcurl to decode, with no option to hand the body over as it came (CurlDataLoader does)
+        #expect(!load.succeeded)
+        #expect(load.data.isEmpty)
+        #expect(String(describing: load.error).contains("Unrecognized content encoding"))
+    }
+
     @Test func nonSuccessStatusFailsWithTheStatus() async throws {
         // Given a 404
         let server = try LoopbackHTTPServer(routes: ["/missing": .status(404)])

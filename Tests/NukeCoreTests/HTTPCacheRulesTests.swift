@@ -41,6 +41,20 @@ import Testing
         }
     }
 
+    @Test func fieldsSeparatedByMoreThanOneSpaceAreNoDate() {
+        // Given dates whose fields are padded with extra spaces or tabs (cache-tests'
+        // freshness-expires-invalid-multiple-spaces), Then none parses: an Expires like that is invalid, so stale
+        for text in [
+            "Sun, 06  Nov 1994 08:49:37 GMT", "Sun,  06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994  08:49:37 GMT",
+            "Sun, 06 Nov 1994\t08:49:37 GMT", "Sunday,  06-Nov-94 08:49:37 GMT", "Sun Nov   6 08:49:37 1994",
+            "Sun Nov 16  08:49:37 1994",
+        ] {
+            #expect(HTTPDate.parse(text) == nil, "\(text)")
+        }
+        // While asctime's padded one-digit day still parses
+        #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994") == 784_111_777)
+    }
+
     @Test func formatsIMFFixdateAndRoundTrips() {
         #expect(HTTPDate.format(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
         #expect(HTTPDate.format(0) == "Thu, 01 Jan 1970 00:00:00 GMT")
@@ -56,8 +70,9 @@ import Testing
     @Test func readsTheDirectivesAPrivateCacheUses() {
         let control = HTTPCacheControl(
             "public, MAX-AGE=\"60\", no-cache, no-store, must-revalidate, immutable, stale-while-revalidate=30, "
-                + "stale-if-error=86400, private=\"x, y\", foo=bar")
+                + "stale-if-error=86400, private=\"x, y\", foo=bar, Must-Understand")
         #expect(control.maxAge == 60)
+        #expect(control.mustUnderstand)
         #expect(control.noCache && control.noStore && control.mustRevalidate && control.immutable)
         #expect(control.staleWhileRevalidate == 30)
         #expect(control.staleIfError == 86_400)
@@ -138,6 +153,56 @@ import Testing
         #expect(ahead.currentAge(at: t0) == 0)
     }
 
+    @Test func anAgeListCountsByItsFirstValue() {
+        // Given Age lists, as one line or as two lines joined (cache-tests' age-parse-suffix and -twoline)
+        for age in ["7200, 0", "7200,0", "7200 , 0"] {
+            // Then the first value is the age: the response is stale at once
+            let stored = metadata(["Cache-Control": "max-age=3600", "Age": age, "Date": date(0)])
+            #expect(stored.age == 7200, "\(age)")
+            #expect(stored.decision(at: t0) == .reload, "\(age)")
+        }
+        #expect(metadata(["Age": "0, 7200"]).age == 0)
+        // And a first value that is no number makes the header invalid, not the next value
+        #expect(metadata(["Age": "abc, 7200"]).age == nil)
+        #expect(metadata(["Age": ", 7200"]).age == nil)
+    }
+
+    @Test func aVariedResponseAnswersOnlyTheSameValuesOfItsVaryingHeaders() {
+        // Given a response that varies on Foo and Bar (twice, and in another case), to a request with Foo: 1 only
+        let url = URL(string: "https://example.com/a.png")!
+        let response = HTTPURLResponse(
+            url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Vary": "Foo, bar ,FOO"])!
+        var original = URLRequest(url: url)
+        original.setValue(" 1 ", forHTTPHeaderField: "Foo")
+        var stored = metadata([:])
+        stored.recordVary(of: response, request: original)
+        #expect(stored.varyingHeaderNames == ["foo", "bar"])
+        #expect(stored.varyingHeaderValues == ["foo": "1"])
+
+        func request(_ headers: [String: String]) -> URLRequest {
+            var request = URLRequest(url: url)
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+            return request
+        }
+        // Then it answers the same values (surrounding spaces aside, names in any case), Bar still omitted
+        #expect(stored.matchesVary(of: request(["Foo": "1"])))
+        #expect(stored.matchesVary(of: request(["foo": "1", "Baz": "2"])))
+        // And nothing else: another value, Foo omitted, or Bar sent
+        #expect(!stored.matchesVary(of: request(["Foo": "2"])))
+        #expect(!stored.matchesVary(of: request([:])))
+        #expect(!stored.matchesVary(of: nil))
+        #expect(!stored.matchesVary(of: request(["Foo": "1", "Bar": "1"])))
+        // And list values compare without the spaces around their commas
+        var listed = metadata([:])
+        listed.recordVary(
+            of: HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: ["Vary": "Foo"])!,
+            request: request(["Foo": "1, 2"]))
+        #expect(listed.matchesVary(of: request(["Foo": " 1 ,2 "])))
+        #expect(!listed.matchesVary(of: request(["Foo": "1 2"])))
+        // And a response without Vary answers every request
+        #expect(metadata([:]).matchesVary(of: request(["Foo": "2"])))
+    }
+
     @Test func decisions() {
         let now = t0.addingTimeInterval(100)
         let withETag = ["ETag": "\"v1\"", "Date": date(0)]
@@ -202,13 +267,36 @@ import Testing
         other.statusCode = 206
         #expect(!other.isStorable)
     }
+
+    @Test func understoodAndExplicitlyFreshSuccessStatusesAreStorable() {
+        func storable(_ status: Int, _ headers: [String: String]) -> Bool {
+            var stored = metadata(headers)
+            stored.statusCode = status
+            return stored.isStorable
+        }
+        // Given 203, understood and heuristically cacheable like 200 (cache-tests' heuristic-203-cached)
+        #expect(storable(203, ["Last-Modified": date(-86_400)]))
+        // And other 2xx (but 206), storable with explicit freshness only (status-299-fresh)
+        #expect(storable(299, ["Cache-Control": "max-age=100"]))
+        #expect(storable(201, ["Expires": date(100)]))
+        #expect(!storable(299, ["Last-Modified": date(-86_400)]))
+        #expect(!storable(206, ["Cache-Control": "max-age=100"]))
+        // And statuses outside 2xx, which loaders fail, never
+        #expect(!storable(404, ["Cache-Control": "max-age=100"]))
+        #expect(!storable(301, ["Cache-Control": "max-age=100"]))
+        // And must-understand: an understood status despite no-store (status-200-must-understand), else nothing
+        #expect(storable(200, ["Cache-Control": "max-age=3600, no-store, must-understand"]))
+        #expect(!storable(299, ["Cache-Control": "max-age=3600, must-understand"]))
+        #expect(!storable(203, ["Cache-Control": "no-store"]))
+    }
 }
 
 @Suite struct HTTPCacheEntryTests {
     private let metadata = HTTPCacheMetadata(
         statusCode: 200, etag: "\"é-v1\"", lastModified: "Sun, 06 Nov 1994 08:49:37 GMT",
         date: Date(timeIntervalSince1970: 1_700_000_000), expires: .distantPast, age: 12,
-        cacheControl: HTTPCacheControl("max-age=60, stale-while-revalidate=5, stale-if-error=7, no-cache, immutable"),
+        cacheControl: HTTPCacheControl(
+            "max-age=60, stale-while-revalidate=5, stale-if-error=7, no-cache, immutable, must-understand"),
         requestTime: Date(timeIntervalSince1970: 1_700_000_001.25),
         responseTime: Date(timeIntervalSince1970: 1_700_000_002.5))
 
@@ -223,6 +311,32 @@ import Testing
         #expect(
             HTTPCacheEntry(decoding: HTTPCacheEntry.original(sparse, body: Data()).encoded())
                 == .original(sparse, body: Data()))
+    }
+
+    @Test func theVaryingHeadersRoundTripAndFormatOneIsStillRead() throws {
+        // Given metadata that varies on two headers, one of them absent from the request
+        var varied = metadata
+        varied.varyingHeaderNames = ["accept", "x-absent"]
+        varied.varyingHeaderValues = ["accept": "image/avif,image/webp"]
+        let body = Data("body".utf8)
+
+        // Then they survive the round trip, absent value included
+        #expect(
+            HTTPCacheEntry(decoding: HTTPCacheEntry.original(varied, body: body).encoded())
+                == .original(varied, body: body))
+
+        // And an entry of format 1 (before Vary was stored: no count before the checksum) still reads, unvaried
+        var formatOne = Data(HTTPCacheEntry.original(metadata, body: body).encoded())
+        let trailerStart = body.count
+        formatOne[trailerStart] = 1
+        let checksumStart = formatOne.count - 8 - 8 - 4
+        formatOne.removeSubrange((checksumStart - 2)..<checksumStart)  // The empty count.
+        var hash: UInt32 = 2_166_136_261
+        for byte in formatOne[trailerStart..<(checksumStart - 2)] { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        withUnsafeBytes(of: hash.littleEndian) {
+            formatOne.replaceSubrange((checksumStart - 2)..<(checksumStart + 2), with: $0)
+        }
+        #expect(HTTPCacheEntry(decoding: formatOne) == .original(metadata, body: body))
     }
 
     @Test func aValidatorTooLongToStoreIsDroppedNotCut() {

@@ -1,4 +1,5 @@
 import Foundation
+internal import CCurlShim
 internal import CLibCurl
 
 #if canImport(FoundationNetworking)
@@ -12,6 +13,16 @@ extension CurlTransfer {
         guard isRunning else { return 0 }
         idleTimeout?.recordActivity()
         headers.append(line: bytes)
+        let line = UnsafeRawBufferPointer(bytes)
+        if line.starts(with: "HTTP/".utf8) {
+            // A new response (after a redirect or a 1xx): curl decodes what it knows again.
+            if isDecodingSkipped, (try? easy?.set(CCurlShim_OPT_HTTP_CONTENT_DECODING, true)) != nil {
+                isDecodingSkipped = false
+            }
+        } else if !isDecodingSkipped, CurlContentCoding.namesUnknownCoding(line) {
+            // A coding curl can't decode: the body is delivered as it came (see CurlContentCoding).
+            isDecodingSkipped = (try? easy?.set(CCurlShim_OPT_HTTP_CONTENT_DECODING, false)) != nil
+        }
         return bytes.count
     }
 

@@ -52,6 +52,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// pass: the step by which a large download's progress moves.
     static let progressStep = 64 * 1024
     var headers = CurlResponseHeaders()
+    /// Whether the header callback turned curl's body decoding off for the current response (an unknown coding).
+    var isDecodingSkipped = false
     /// The final response's status, read from curl when its first body byte arrives (0 before).
     var statusCode = 0
     /// Built before the first chunk is delivered (by ``CurlResponseBuilder``, or here when bytes can't wait).

@@ -90,6 +90,8 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
         guard core.followsHTTPHeaders, let metadata = entry.metadata else {
             return serveCached(body, metadata: entry.metadata)
         }
+        // Another variant (`Vary`): a miss. The response to this request replaces it.
+        guard metadata.matchesVary(of: request.urlRequest) else { return loadIfAllowed(source) }
         let now = Date()
         if request.options.contains(.returnCacheDataDontLoad) {
             return serveCached(body, metadata: metadata, isStale: !metadata.isFresh(at: now))
@@ -247,6 +249,7 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
             response.httpMetadata = HTTPCacheMetadata(
                 response: http, requestTime: Date(timeIntervalSince1970: requestTime),
                 responseTime: Date(timeIntervalSince1970: responseTime))
+            response.httpMetadata?.recordVary(of: http, request: request.urlRequest)
         }
         storeInDataCacheIfNeeded(response.data, metadata: response.httpMetadata)
         // Counted after the store, so whoever sees the count can flush the cache and read the new entry.

@@ -40,10 +40,12 @@ final class TaskLoadImage: PipelineTask<ImageResponse>, @unchecked Sendable {
         operation = nil
         let entry = data.map(HTTPCacheEntry.init(decoding:))
         guard let data = entry?.body, !data.isEmpty else { return fetchImage() }  // Damaged: a miss.
-        // Following HTTP headers, an encoded image is used while the response of its original is fresh; after
-        // that it is made again from the original, which is revalidated (or loaded again) first.
+        // Following HTTP headers, an encoded image is used while the response of its original is fresh, and for
+        // the variant it was made from (`Vary`); otherwise it is made again from the original, which is revalidated
+        // (or loaded again) first.
         if core.followsHTTPHeaders, let metadata = entry?.metadata,
-            !request.options.contains(.returnCacheDataDontLoad), !metadata.isFresh(at: Date())
+            !metadata.matchesVary(of: request.urlRequest)
+                || (!request.options.contains(.returnCacheDataDontLoad) && !metadata.isFresh(at: Date()))
         {
             isReplacingStaleEntry = true
             return fetchImage()

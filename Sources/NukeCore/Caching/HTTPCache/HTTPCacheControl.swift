@@ -16,6 +16,8 @@ public struct HTTPCacheControl: Sendable, Hashable {
     public var mustRevalidate = false
     /// `immutable`: won't change while fresh, so it is never revalidated early.
     public var immutable = false
+    /// `must-understand`: store the response only if its status is understood, and then despite `no-store`.
+    public var mustUnderstand = false
     /// `stale-while-revalidate=N`: for N seconds after it goes stale, it may be served while revalidating in the
     /// background.
     public var staleWhileRevalidate: Int?
@@ -37,6 +39,7 @@ public struct HTTPCacheControl: Sendable, Hashable {
             case "no-store": noStore = true
             case "must-revalidate", "proxy-revalidate": mustRevalidate = true
             case "immutable": immutable = true
+            case "must-understand": mustUnderstand = true
             case "stale-while-revalidate": staleWhileRevalidate = Self.seconds(value)
             case "stale-if-error": staleIfError = Self.seconds(value)
             default: break

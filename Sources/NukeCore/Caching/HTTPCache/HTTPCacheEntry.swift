@@ -4,7 +4,8 @@ import Foundation
 /// written through the plain ``DataCaching`` interface, so any cache stores them without knowing of it.
 ///
 /// ```
-/// body · format 1 · kind · metadata fields · FNV-1a checksum of the trailer · body length (UInt64) · "NukeHTTP"
+/// body · format 2 · kind · metadata fields · varying request headers · FNV-1a checksum of the trailer
+///      · body length (UInt64) · "NukeHTTP"
 /// ```
 /// Numbers are little-endian; absent dates are NaN. The metadata follows the body so that reading an entry hands
 /// the body on without copying it (a prefix of the bytes the cache returned). Bytes that don't end with the magic
@@ -22,7 +23,8 @@ enum HTTPCacheEntry: Equatable {
     case damaged
 
     static let magic = Data("NukeHTTP".utf8)
-    private static let formatVersion: UInt8 = 1
+    /// 2 adds the varying request headers; entries of format 1 (without them) are still read.
+    private static let formatVersion: UInt8 = 2
 
     /// The stored bytes of the entry, if it isn't damaged.
     var body: Data? {
@@ -95,8 +97,10 @@ enum HTTPCacheEntry: Equatable {
             output.appendInteger(Int64(value ?? -1))
         }
         var flags: UInt8 = 0
-        for (bit, isSet) in [control.noCache, control.noStore, control.mustRevalidate, control.immutable].enumerated()
-        where isSet {
+        let flagged = [
+            control.noCache, control.noStore, control.mustRevalidate, control.immutable, control.mustUnderstand,
+        ]
+        for (bit, isSet) in flagged.enumerated() where isSet {
             flags |= 1 << bit
         }
         output.append(flags)
@@ -106,6 +110,18 @@ enum HTTPCacheEntry: Equatable {
             let bytes = text.map { Data($0.utf8) }.flatMap { $0.count < Int(UInt16.max) ? $0 : nil }
             output.appendInteger(bytes.map { UInt16($0.count) } ?? UInt16.max)
             output.append(bytes ?? Data())
+        }
+        // The varying request headers: a count, then each name and its value (absent: UInt16.max). Only as many as
+        // fit in the count and with texts short enough are kept; a request never matches a name that was dropped,
+        // so an entry that lost one is a miss, never a wrong variant.
+        let names = metadata.varyingHeaderNames.prefix(Int(UInt16.max - 1))
+        output.appendInteger(UInt16(names.count))
+        for name in names {
+            for text in [name, metadata.varyingHeaderValues[name]] {
+                let bytes = text.map { Data($0.utf8) }.flatMap { $0.count < Int(UInt16.max) ? $0 : nil }
+                output.appendInteger(bytes.map { UInt16($0.count) } ?? UInt16.max)
+                output.append(bytes ?? Data())
+            }
         }
         output.appendInteger(fnv1a(output[start...]))
         output.appendInteger(UInt64(body.count))
@@ -126,12 +142,24 @@ enum HTTPCacheEntry: Equatable {
         /// The trailer from ``offset`` (the end of the body) to `end` (where the body length starts).
         mutating func readTrailer(end trailerEnd: Int) -> Trailer? {
             let start = offset
-            guard readByte() == HTTPCacheEntry.formatVersion, let kind = readByte(), kind == 1 || kind == 2,
+            guard let version = readByte(), version == 1 || version == HTTPCacheEntry.formatVersion,
+                let kind = readByte(), kind == 1 || kind == 2,
                 let status: UInt16 = readInteger(), let requestTime = readDouble(), let responseTime = readDouble(),
                 let date = readDouble(), let expires = readDouble(), let age = readDouble(),
                 let maxAge: Int64 = readInteger(), let swr: Int64 = readInteger(), let sie: Int64 = readInteger(),
                 let flags = readByte(), let etag = readText(), let lastModified = readText()
             else { return nil }
+            var varyingNames: [String] = []
+            var varyingValues: [String: String] = [:]
+            if version >= 2 {
+                guard let count: UInt16 = readInteger() else { return nil }
+                for _ in 0..<count {
+                    guard let name = readText(), let value = readText() else { return nil }
+                    // A name too long to store was written as absent: no request matches it.
+                    varyingNames.append(name.value ?? "\u{0}")
+                    if let name = name.value, let value = value.value { varyingValues[name] = value }
+                }
+            }
             let end = offset
             guard let checksum: UInt32 = readInteger(), offset == trailerEnd,
                 checksum == fnv1a(UnsafeRawBufferPointer(rebasing: bytes[start..<end])), requestTime.isFinite,
@@ -145,12 +173,15 @@ enum HTTPCacheEntry: Equatable {
             control.noStore = flags & 2 != 0
             control.mustRevalidate = flags & 4 != 0
             control.immutable = flags & 8 != 0
-            let metadata = HTTPCacheMetadata(
+            control.mustUnderstand = flags & 16 != 0
+            var metadata = HTTPCacheMetadata(
                 statusCode: Int(status), etag: etag.value, lastModified: lastModified.value,
                 date: date.isNaN ? nil : Date(timeIntervalSince1970: date),
                 expires: expires.isNaN ? nil : Date(timeIntervalSince1970: expires), age: age.isNaN ? nil : age,
                 cacheControl: control, requestTime: Date(timeIntervalSince1970: requestTime),
                 responseTime: Date(timeIntervalSince1970: responseTime))
+            metadata.varyingHeaderNames = varyingNames
+            metadata.varyingHeaderValues = varyingValues
             return .entry(isDerived: kind == 2, metadata, bodyLength: start)
         }
 

@@ -16,11 +16,13 @@ public import Foundation
 /// The rules, from RFC 9111 §4.2:
 /// - **Freshness lifetime:** `max-age`; else `Expires − Date` (an invalid `Expires`, such as `0`, is in the past);
 ///   else, heuristically, 10 % of `Date − Last-Modified`, at most a day; else zero.
-/// - **Age:** the larger of `Age` (plus the time the request took) and `responseTime − Date`, plus the time since
-///   the response was received.
+/// - **Age:** the larger of `Age` (its first value, for a list; plus the time the request took) and
+///   `responseTime − Date`, plus the time since the response was received.
 /// - Fresh while age < lifetime.
+/// - **Vary:** the entry answers only a request with the same values of the headers its response varies on
+///   (``matchesVary(of:)``); one variant is stored per URL, as browsers do.
 public struct HTTPCacheMetadata: Sendable, Hashable {
-    /// The response's status code (only `200` responses are stored).
+    /// The response's status code (see ``isStorable`` for the ones stored).
     public var statusCode: Int
     /// The `ETag` validator, as sent (sent back in `If-None-Match`).
     public var etag: String?
@@ -34,6 +36,11 @@ public struct HTTPCacheMetadata: Sendable, Hashable {
     public var age: TimeInterval?
     /// The `Cache-Control` directives.
     public var cacheControl: HTTPCacheControl
+    /// The request headers the response varies on (its `Vary` list, lowercased, in order); empty without `Vary`.
+    public var varyingHeaderNames: [String] = []
+    /// The values the request that produced the response had for ``varyingHeaderNames``; a name the request didn't
+    /// send has no value here.
+    public var varyingHeaderValues: [String: String] = [:]
     /// When the request that produced the response was sent.
     public var requestTime: Date
     /// When the response was received.
@@ -76,8 +83,10 @@ public struct HTTPCacheMetadata: Sendable, Hashable {
         if let date = header("Date").flatMap(HTTPDate.parse) { self.date = Date(timeIntervalSince1970: date) }
         cacheControl = HTTPCacheControl(header("Cache-Control") ?? "")
         expires = header("Expires").map { HTTPDate.parse($0).map(Date.init(timeIntervalSince1970:)) ?? .distantPast }
-        age = header("Age").flatMap { value in
-            value.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        // A list (`Age: 7200, 0`, or two `Age` lines, which arrive joined) counts by its first value (RFC 9111 §5.1).
+        age = header("Age").flatMap { list in
+            let value = list.prefix { $0 != "," }.trimmingWhitespace
+            return !value.isEmpty && value.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
                 ? min(Double(value) ?? 2_147_483_648, 2_147_483_648) : nil
         }
     }
@@ -116,11 +125,55 @@ public struct HTTPCacheMetadata: Sendable, Hashable {
             || cacheControl.staleIfError != nil
     }
 
+    // MARK: Vary
+
+    /// Records the request headers `response` varies on (`Vary`, RFC 9111 §4.1) with their values in `request`,
+    /// the request that produced it. `Vary: *` is not recorded: such a response is never stored.
+    public mutating func recordVary(of response: HTTPURLResponse, request: URLRequest?) {
+        let names = (response.value(forHTTPHeaderField: "Vary") ?? "").split(separator: ",")
+            .map { $0.trimmingWhitespace.lowercased() }.filter { !$0.isEmpty && $0 != "*" }
+        var seen = Set<String>()
+        varyingHeaderNames = names.filter { seen.insert($0).inserted }
+        varyingHeaderValues = [:]
+        for name in varyingHeaderNames {
+            if let value = request?.value(forHTTPHeaderField: name) {
+                varyingHeaderValues[name] = Self.normalized(value)
+            }
+        }
+    }
+
+    /// Whether the stored response may answer `request`: it sends the same value for each header the response
+    /// varies on, and omits the ones its original request omitted (RFC 9111 §4.1). Values compare as lists: the
+    /// spaces around their commas don't count, so `1, 2`, `1,2` and two lines `1` and `2` match. One variant is
+    /// stored per URL: a request that doesn't match loads, and its response replaces the stored one.
+    public func matchesVary(of request: URLRequest?) -> Bool {
+        varyingHeaderNames.allSatisfy { name in
+            request?.value(forHTTPHeaderField: name).map(Self.normalized) == varyingHeaderValues[name]
+        }
+    }
+
+    /// A header value as a list: its elements trimmed, joined by `,`.
+    private static func normalized(_ value: String) -> String {
+        value.split(separator: ",", omittingEmptySubsequences: false).map(\.trimmingWhitespace).joined(separator: ",")
+    }
+
     // MARK: Freshness
 
-    /// Whether the response may be stored: a `200` without `no-store`.
+    /// Whether the response may be stored (RFC 9111 §3): a `200` or `203` (statuses the cache understands, and
+    /// heuristically cacheable), or another 2xx but `206` with explicit freshness (`max-age`, `Expires`); never with
+    /// `no-store`, unless `must-understand` accompanies it and the status is understood; with `must-understand`, only
+    /// an understood status.
+    ///
+    /// Only what reaches the pipeline as data is stored: loaders fail statuses outside 2xx (`304` aside), and those
+    /// stay errors that are asked for again, as in Nuke; a `204` has no body, which the pipeline fails as empty.
     public var isStorable: Bool {
-        statusCode == 200 && !cacheControl.noStore
+        let isUnderstood = statusCode == 200 || statusCode == 203
+        if cacheControl.mustUnderstand {
+            return isUnderstood
+        }
+        guard !cacheControl.noStore else { return false }
+        let hasExplicitFreshness = cacheControl.maxAge != nil || expires != nil
+        return isUnderstood || ((200..<300).contains(statusCode) && statusCode != 206 && hasExplicitFreshness)
     }
 
     /// `true` when the response has a validator, so it can be revalidated with a conditional request.

@@ -10,6 +10,11 @@ enum HTTPDate {
     /// (`Sunday, 06-Nov-94 08:49:37 GMT`) or asctime (`Sun Nov  6 08:49:37 1994`) form; `nil` if it is none of them.
     static func parse(_ text: some StringProtocol) -> Double? {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { String($0) }
+        // Fields are separated by one space (RFC 9110 §5.6.7): `Sun, 06  Nov 1994 …` is invalid. Only asctime pads a
+        // one-digit day with a second space (`Nov  6`).
+        let separators = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == " " }).count - 1
+        let isPaddedAsctime = words.count == 5 && words[2].count == 1 && separators == 5
+        guard separators == words.count - 1 || isPaddedAsctime, !text.contains("\t") else { return nil }
         var day: Int?
         var month: Int?
         var year: Int?

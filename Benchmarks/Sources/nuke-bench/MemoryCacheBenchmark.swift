@@ -70,6 +70,9 @@ struct MemoryCacheBenchmark {
                 ])
             context.report.add(perOperation("pipeline.cache[request]", times, operations: operations, goal: .atMost(2)))
         }
+        if context.selected("serve-style") {
+            try await runServeStyle()
+        }
     }
 
     private func perOperation(_ name: String, _ times: [[Double]], operations: Int, goal: Goal) -> BenchRow {

@@ -9,7 +9,8 @@ import Foundation
 //   loading      1,000 × 50 KB from a local nginx vs the curl CLI and URLSession (scenario 4)
 //   sharing      coalescing: downloads, decodes and wall time vs a naive loader (scenario 5)
 //   e2e          a 300-image feed vs Python (httpx + Pillow, pyvips) (scenario 6)
-//   memcache     memory-cache hits vs a locked Dictionary (scenario 7)
+//   memcache     memory-cache hits vs a locked Dictionary, and 2,000 requests for 200 cached originals from 8
+//                concurrent callers (the serve-style row) (scenario 7)
 //   requests     the pipeline's fixed cost per request, one at a time and 2,000 at once (scenario 10)
 //   cache        CacheDisk's DataCache vs write(2)/read(2) of plain files; sweep and open times (scenario 8)
 //   memory       peak RSS loading 5,000 images with a 64 MB cache (scenario 9; runs in a child process)

@@ -31,9 +31,13 @@ struct CacheTestsResponse {
     let body: Data
     /// The status of the stored response, from the entry's metadata (`ImagePipeline.Cache.cachedHTTPMetadata(for:)`).
     let storedStatus: Int?
+    /// The status of a response outside 2xx: `data(for:)` throws `dataLoadingFailed` with the loader's error, which
+    /// carries the status (`HTTPStatusCodeError`) but neither the body nor the headers.
+    var errorStatus: Int?
 
     /// The status the client sees: the stored response's for a disk hit or a `304` that revalidated the stored bytes.
     var status: Int {
+        if let errorStatus { return errorStatus }
         guard let http, http.statusCode != 304 else { return storedStatus ?? 200 }
         return http.statusCode
     }
@@ -41,8 +45,9 @@ struct CacheTestsResponse {
     func header(_ name: String) -> String? { http?.value(forHTTPHeaderField: name) }
 
     /// Whether the client sees the headers of the response it got: not for a disk hit (no response), nor for a
-    /// revalidation, where it gets the `304`'s headers, not the stored response's updated with them.
-    var hasHeaders: Bool { http != nil && http?.statusCode != 304 }
+    /// revalidation, where it gets the `304`'s headers, not the stored response's updated with them, nor for a status
+    /// outside 2xx (an error).
+    var hasHeaders: Bool { errorStatus == nil && http != nil && http?.statusCode != 304 }
 }
 
 /// Replays one test through a pipeline of its own that follows HTTP caching headers: a `CurlDataLoader`, a fresh
@@ -115,6 +120,11 @@ struct CacheTestsClient {
             let http = response as? HTTPURLResponse
             let stored = http == nil || http?.statusCode == 304 ? pipeline.cache.cachedHTTPMetadata(for: request) : nil
             return CacheTestsResponse(http: http, body: data, storedStatus: stored?.statusCode)
+        } catch ImagePipeline.Error.dataLoadingFailed(let error as any HTTPStatusCodeError)
+            where error.httpStatusCode != nil
+        {
+            // A status outside 2xx: the pipeline stores none, so the origin answered it.
+            return CacheTestsResponse(http: nil, body: Data(), storedStatus: nil, errorStatus: error.httpStatusCode)
         } catch {
             throw CacheTestsCheckFailure(isSetup: true, message: "Request \(number) failed: \(error)")
         }

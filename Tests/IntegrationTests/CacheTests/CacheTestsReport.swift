@@ -87,6 +87,15 @@ struct CacheTestsReport {
                 "passed without their checks of a cached or revalidated response's headers (data(for:) shows none): "
                     + "\(partlyChecked.count)\n  " + partlyChecked.map(\.id).joined(separator: ", "))
         }
+        let errorStatuses = Self.browserTests(of: definition).filter {
+            $0.kind != .check && $0.notApplicableReason == nil && $0.answersWithErrorStatus
+                && outcomes[$0.id]?.isPass == true
+        }
+        if !errorStatuses.isEmpty {
+            lines.append(
+                "passed on the status and the origin's record alone (an error status: data(for:) shows no body or "
+                    + "headers): \(errorStatuses.count)\n  " + errorStatuses.map(\.id).joined(separator: ", "))
+        }
         let notApplicable = Self.browserTests(of: definition).filter { $0.kind != .check }.compactMap { test in
             test.notApplicableReason.map { "\(test.id) (\(test.kind.rawValue)): \($0)" }
         }

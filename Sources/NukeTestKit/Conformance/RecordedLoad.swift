@@ -113,13 +113,17 @@ public final class RecordedLoad: Sendable {
 
     // MARK: Control
 
-    /// Cancels the load; later callbacks are checked against the cancellation contract.
+    /// Cancels the load; callbacks after the loader's `cancel()` returned are checked against the cancellation
+    /// contract.
+    ///
+    /// The load counts as cancelled only once the loader's `cancel()` has returned: until then the loader may still
+    /// deliver a chunk and its completion (the transfer finished on the loader's thread while this thread was on
+    /// its way to `cancel()`), and that is no violation. A callback in the moment between `cancel()` returning and
+    /// the mark is not checked.
     public func cancel() {
-        let cancellable = state.withLock { state -> (any Cancellable)? in
-            state.isCancelled = true
-            return state.cancellable
-        }
+        let cancellable = state.withLock { $0.cancellable }
         cancellable?.cancel()
+        state.withLock { $0.isCancelled = true }
     }
 
     /// Suspends until `completion` is called or `timeout` passes.

@@ -15,7 +15,8 @@ import Testing
 struct CacheTestsSuiteTests {
     /// How many tests run at once. Most of a test's time is the suite's 3 s pauses, so many at once keep the run
     /// short; but all ~160 at once load a busy machine (a sanitizer build, the rest of the suite beside it) until a
-    /// request takes longer than the 1 s or 2 s lifetimes some tests give their responses, and those fail.
+    /// request takes longer than the 1 s or 2 s lifetimes some tests give their responses, and those fail their
+    /// setup; the few that still do on a loaded machine run again one at a time.
     static let width = 24
 
     @Test("every applicable required test passes; the score beside the browsers'")
@@ -31,7 +32,7 @@ struct CacheTestsSuiteTests {
 
         // When every applicable test runs, a bounded number at once
         let client = CacheTestsClient(origin: origin)
-        let outcomes = await withTaskGroup(of: (String, CacheTestsOutcome).self) { group in
+        var outcomes = await withTaskGroup(of: (String, CacheTestsOutcome).self) { group in
             var pending = tests[...]
             var outcomes: [String: CacheTestsOutcome] = [:]
             while let test = pending.popFirst() {
@@ -43,10 +44,25 @@ struct CacheTestsSuiteTests {
             for await (id, outcome) in group { outcomes[id] = outcome }
             return outcomes
         }
+        // A setup failure means the test couldn't be judged (the suite's own distinction): on a loaded machine (a
+        // sanitizer build with the other suites beside it) a request can outlast the 1–2 s lifetimes some tests
+        // give their responses. The required ones among them (those CI fails on) run again, one at a time, up to
+        // twice.
+        var retried: [String] = []
+        for test in tests where test.kind == .required {
+            for _ in 0..<2 {
+                guard case .setupFailure = outcomes[test.id] else { break }
+                retried.append(test.id)
+                outcomes[test.id] = await client.run(test)
+            }
+        }
 
         // Then every required one passes, and the score is printed beside the browsers'
         let report = CacheTestsReport(definition: definition, browsers: browsers, outcomes: outcomes)
         print(report.text)
+        if !retried.isEmpty {
+            print("run again, one at a time, after a setup failure: \(retried.joined(separator: ", "))")
+        }
         #expect(outcomes.count == tests.count)
         #expect(report.failures(of: .required) == [])
         let totals = report.totals()

@@ -54,11 +54,11 @@ extension DataCache {
             }
             if isTorn { try reconcileWithDirectory(rebuild: false) }
         case .replaced(let records, let isTorn):
-            let reads = accesses.withLock { $0.pending }
+            let reads = pendingReads
             state.withLock { state in
                 state.index.removeAll()
                 for record in records { state.index.apply(record) }
-                for (digest, time) in reads { state.index.touch(digest, at: time) }
+                state.index.touch(reads)
             }
             if isTorn { try reconcileWithDirectory(rebuild: false) }
         case .missing:
@@ -106,12 +106,10 @@ extension DataCache {
             try FileSystem.removeFile(layout.exportPath(fileName))
         }
         if rebuild {
-            let reads = accesses.withLock { $0.pending }
             state.withLock { state in
                 for record in records { state.index.apply(record) }
-                for (digest, time) in reads { state.index.touch(digest, at: time) }
             }
-            try rewriteJournal()
+            try rewriteJournal()  // applies the pending reads first
         } else {
             try commit(records)
         }
@@ -121,10 +119,10 @@ extension DataCache {
     /// Call with the directory lock held.
     func trim(expiredOnly: Bool) throws {
         let now = clock()
-        let reads = accesses.withLock { $0.pending }
+        let reads = pendingReads
         let victims = state.withLock { state in
             // Reads not committed yet count: an entry just read is not the least recently used.
-            for (digest, time) in reads { state.index.touch(digest, at: time) }
+            state.index.touch(reads)
             let target = expiredOnly ? Int64.max : Int64(Double(state.sizeLimit) * DataCache.trimRatio)
             return state.index.victims(targetSize: target, now: now)
         }
@@ -172,10 +170,14 @@ extension DataCache {
         if disk.journal.recordCount > 2 * count + 4096 { try rewriteJournal() }
     }
 
+    /// The reads not committed to the journal yet, which the index learns of before it orders entries (a trim, a
+    /// journal rewrite, an index replaced from the journal). Taken before the state lock: the two are never nested.
+    private var pendingReads: [(digest: KeyDigest, time: Int64)] { accesses.withLock { $0.pending } }
+
     private func rewriteJournal() throws {
-        let reads = accesses.withLock { $0.pending }
+        let reads = pendingReads
         let records = state.withLock { state in
-            for (digest, time) in reads { state.index.touch(digest, at: time) }
+            state.index.touch(reads)
             return state.index.snapshotRecords
         }
         try disk.journal.rewrite(records, temporaryPath: disk.makeTemporaryPath())

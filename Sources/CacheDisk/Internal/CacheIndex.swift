@@ -48,6 +48,11 @@ struct CacheIndex {
     }
 
     /// Moves the entry up in the access order; an older time than the one known is ignored.
+    /// Touches every entry of `reads` (each at its time).
+    mutating func touch(_ reads: [(digest: KeyDigest, time: Int64)]) {
+        for (digest, time) in reads { touch(digest, at: time) }
+    }
+
     mutating func touch(_ digest: KeyDigest, at time: Int64) {
         // One hash lookup: a hit does this under the cache's lock.
         guard let index = entries.index(forKey: digest) else { return }

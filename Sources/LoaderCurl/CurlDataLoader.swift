@@ -22,8 +22,10 @@ public import NukeCore
 ///   `expectedContentLength` from `Content-Length` — for a compressed body that is the compressed size), then
 ///   `completion` exactly once. Keep them short: they hold up every transfer of the loader.
 /// - **Status.** A status outside 200–299 (after redirects) fails with
-///   ``CurlError/unacceptableStatusCode(_:url:)``; that response's body is not delivered. `304 Not Modified` (the
-///   answer to a conditional request the pipeline made) is a response: one empty chunk with it, then `completion(nil)`.
+///   ``CurlError/unacceptableStatusCode(_:url:)``; that response's body is not delivered, but the response is: one
+///   empty chunk with it comes before the error, so the pipeline's HTTP cache can store a `404` by its headers.
+///   `304 Not Modified` (the answer to a conditional request the pipeline made) is a response: one empty chunk with
+///   it, then `completion(nil)`.
 ///   The loader sends no conditional headers of its own.
 /// - **Cancellation.** Once `cancel()` returns no callback starts — a cancelled load ends without `completion`
 ///   (the `DataLoading` contract allows either). A callback already under way on the loader's thread when

@@ -16,7 +16,8 @@ public import NukeCore
 ///   for each chunk (with the `HTTPURLResponse`), then `completion` exactly once.
 /// - **Status.** Each response is checked by the `validate` closure (default ``validate(response:)``: a status
 ///   outside 200–299, other than 304, fails with ``Error/statusCodeUnacceptable(_:)``); a response it rejects fails
-///   the load with its error and the body is not delivered. `304 Not Modified` (the answer to a conditional request
+///   the load with its error and the body is not delivered; for a status outside 2xx the response is: one empty
+///   chunk with it comes before the error, so the pipeline's HTTP cache can store a `404` by its headers. `304 Not Modified` (the answer to a conditional request
 ///   the pipeline made) is a response: one empty chunk with it, then `completion(nil)`. The loader sends no
 ///   conditional headers of its own.
 /// - **Redirects** are followed only to `http`/`https` URLs, at most ``maximumRedirects`` times; otherwise the

@@ -26,6 +26,8 @@ struct HTTPCachePipelineTests {
             var notModifiedHeaders: [String: String]?
             /// Answers with this status instead (a server error, a missing file).
             var failure: Int?
+            /// The headers of the ``failure`` response (none by default).
+            var failureHeaders: [String: String] = [:]
             /// Seconds the server waits before answering.
             var delay: TimeInterval = 0
         }
@@ -40,7 +42,9 @@ struct HTTPCachePipelineTests {
             .handler { [version] request in
                 let current = version.snapshot
                 if current.delay > 0 { Thread.sleep(forTimeInterval: current.delay) }
-                if let failure = current.failure { return .status(failure) }
+                if let failure = current.failure {
+                    return .data(Data("status \(failure)\n".utf8), status: failure, headers: current.failureHeaders)
+                }
                 var headers = current.headers
                 if let etag = current.etag { headers["ETag"] = etag }
                 if let lastModified = current.lastModified { headers["Last-Modified"] = lastModified }
@@ -413,6 +417,137 @@ struct HTTPCachePipelineTests {
         let served = try await offline.load()
         #expect(served.isStale)
         #expect(served.cacheType == .disk)
+    }
+
+    // MARK: Error statuses
+
+    /// The error of a failed load: the loader's, or the stored status's.
+    private static func loadError(_ load: () async throws -> ImageResponse) async -> (any Error)? {
+        do {
+            _ = try await load()
+            return nil
+        } catch let ImagePipeline.Error.dataLoadingFailed(error) {
+            return error
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aFreshErrorStatusIsStoredAndFailsLaterRequestsWithoutALoad() async throws {
+        // Given a missing image whose 404 may be kept for ten minutes
+        let fixture = try Fixture(Self.version("max-age=600"))
+        fixture.setVersion {
+            $0.failure = 404
+            $0.failureHeaders = ["Cache-Control": "max-age=600"]
+        }
+
+        // When it is asked for, then again, original and processed
+        let first = await Self.loadError { try await fixture.load() }
+        let second = await Self.loadError { try await fixture.load() }
+        let processed = await Self.loadError {
+            try await fixture.pipeline.imageTask(
+                with: ImageRequest(url: fixture.url, processors: [MockImageProcessor(id: "p")])
+            ).response
+        }
+
+        // Then the origin answered once; the others failed with the stored status, at once
+        #expect((first as? CurlError)?.statusCode == 404)
+        let stored = try #require(second as? CachedHTTPStatusError)
+        #expect(stored.statusCode == 404 && stored.httpStatusCode == 404 && stored.url == fixture.url)
+        #expect(stored.description.contains("404"))
+        #expect((processed as? CachedHTTPStatusError)?.statusCode == 404)
+        #expect(fixture.requests.count == 1)
+        // And the entry is a status, not data
+        #expect(fixture.metadata?.statusCode == 404)
+        #expect(fixture.pipeline.cache.cachedData(for: ImageRequest(url: fixture.url)) == nil)
+    }
+
+    @Test func errorStatusesAreStoredByTheRFCsRulesOnly() async throws {
+        let tenDaysAgo = HTTPDate.format(Date().timeIntervalSince1970 - 864_000)
+        func requests(status: Int, headers: [String: String]) async throws -> Int {
+            let fixture = try Fixture(Self.version("max-age=600"))
+            fixture.setVersion {
+                $0.failure = status
+                $0.failureHeaders = headers
+            }
+            for _ in 0..<2 { _ = await Self.loadError { try await fixture.load() } }
+            return fixture.requests.count
+        }
+        // A heuristically cacheable status by Last-Modified; any status with explicit freshness or `public`
+        #expect(try await requests(status: 410, headers: ["Last-Modified": tenDaysAgo]) == 1)
+        #expect(try await requests(status: 503, headers: ["Cache-Control": "max-age=600"]) == 1)
+        let publicUnknown = ["Cache-Control": "public", "Last-Modified": tenDaysAgo]
+        #expect(try await requests(status: 599, headers: publicUnknown) == 1)
+        // Not: another status by Last-Modified alone, no freshness at all, no-store, no-cache
+        #expect(try await requests(status: 500, headers: ["Last-Modified": tenDaysAgo]) == 2)
+        #expect(try await requests(status: 404, headers: [:]) == 2)
+        #expect(try await requests(status: 404, headers: ["Cache-Control": "max-age=600, no-store"]) == 2)
+        #expect(try await requests(status: 404, headers: ["Cache-Control": "max-age=600, no-cache"]) == 2)
+    }
+
+    @Test func aStaleStoredErrorStatusIsLoadedAgainAndReplacedOrRemoved() async throws {
+        // Given a stored 404 that went stale an hour ago
+        let fixture = try Fixture(Self.version("max-age=600"))
+        let request = ImageRequest(url: fixture.url)
+        let key = fixture.pipeline.cache.makeDataCacheKey(for: request)
+        let hourAgo = Date().addingTimeInterval(-3600)
+        func storeStaleNotFound() {
+            var stale = HTTPCacheMetadata(statusCode: 404, requestTime: hourAgo, responseTime: hourAgo)
+            stale.cacheControl.maxAge = 60
+            fixture.dataCache.storeData(HTTPCacheEntry.failure(stale).encoded(), for: key)
+        }
+        storeStaleNotFound()
+
+        // When the image is there now
+        let loaded = try await fixture.load()
+
+        // Then it is loaded and replaces the stored status
+        #expect(fixture.firstByte(loaded) == 0x11)
+        #expect(fixture.requests.count == 1)
+        fixture.dataCache.flush()
+        #expect(fixture.metadata?.statusCode == 200)
+
+        // When a stale 404 is asked for and the origin fails with a status it may not store
+        storeStaleNotFound()
+        fixture.setVersion { $0.failure = 500 }
+        let error = await Self.loadError { try await fixture.load() }
+
+        // Then the loader's error is reported and the stale status is gone
+        #expect((error as? CurlError)?.statusCode == 500)
+        fixture.dataCache.flush()
+        #expect(fixture.metadata == nil)
+    }
+
+    @Test func aStaleImageWhoseRevalidationGetsAFreshErrorStatusIsReplacedByIt() async throws {
+        // Given a stored image that is stale
+        let fixture = try Fixture(Self.version("max-age=0"))
+        _ = try await fixture.load()
+
+        // When the origin now answers 410 Gone, cacheable for ten minutes
+        fixture.setVersion {
+            $0.failure = 410
+            $0.failureHeaders = ["Cache-Control": "max-age=600"]
+        }
+        let revalidated = await Self.loadError { try await fixture.load() }
+        let later = await Self.loadError { try await fixture.load() }
+
+        // Then the revalidation fails with it, and it answers the next request
+        #expect((revalidated as? CurlError)?.statusCode == 410)
+        #expect((later as? CachedHTTPStatusError)?.statusCode == 410)
+        #expect(fixture.requests.count == 2)
+    }
+
+    @Test func ignoringHeadersNoErrorStatusIsStored() async throws {
+        let fixture = try Fixture(Self.version("max-age=600")) { $0.httpCachePolicy = .ignoreHeaders }
+        fixture.setVersion {
+            $0.failure = 404
+            $0.failureHeaders = ["Cache-Control": "max-age=600"]
+        }
+        for _ in 0..<2 {
+            let error = await Self.loadError { try await fixture.load() }
+            #expect((error as? CurlError)?.statusCode == 404)
+        }
+        #expect(fixture.requests.count == 2)
     }
 
     // MARK: Request options and the policy

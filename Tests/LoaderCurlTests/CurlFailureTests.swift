@@ -8,19 +8,28 @@ import Testing
 
 @Suite("CurlDataLoader failures")
 struct CurlFailureTests {
-    @Test func nonSuccessStatusFailsWithTheStatusAndDeliversNoBody() async throws {
-        // Given routes answering 404 and 500
-        let server = try LoopbackHTTPServer(routes: ["/missing": .status(404), "/broken": .status(500)])
+    @Test func nonSuccessStatusFailsWithTheStatusAndDeliversItsResponseButNoBody() async throws {
+        // Given routes answering 404 (with caching headers) and 500
+        let server = try LoopbackHTTPServer(routes: [
+            "/missing": .data(Data("no such image".utf8), status: 404, headers: ["Cache-Control": "max-age=60"]),
+            "/broken": .status(500),
+        ])
         let loader = CurlDataLoader()
 
         // When they're loaded
         let missing = try await load(loader, server.url("/missing"))
         let broken = try await load(loader, server.url("/broken"))
 
-        // Then each fails with its status and the URL, and no error page reaches didReceiveData
+        // Then each fails with its status and the URL; the response (its headers, for an HTTP cache) comes first as
+        // one empty chunk, and no byte of the error page reaches didReceiveData
         #expect(missing.curlError == .unacceptableStatusCode(404, url: server.url("/missing")))
         #expect(broken.curlError?.statusCode == 500)
-        #expect(missing.chunkCount == 0 && broken.chunkCount == 0)
+        #expect(missing.chunkCount == 1 && broken.chunkCount == 1)
+        #expect(missing.byteCount == 0 && broken.byteCount == 0)
+        #expect(missing.httpResponse?.statusCode == 404)
+        #expect(missing.httpResponse?.value(forHTTPHeaderField: "Cache-Control") == "max-age=60")
+        #expect(broken.httpResponse?.statusCode == 500)
+        #expect(missing.violations.isEmpty && broken.violations.isEmpty)
         #expect(missing.curlError?.description.contains("404") == true)
     }
 
@@ -40,8 +49,8 @@ struct CurlFailureTests {
         let afterHuge = try await load(loader, server.url("/ok"))
 
         // Then the small error body was skipped on a reused connection, the large one cut off
-        #expect(missing.curlError?.statusCode == 404 && missing.chunkCount == 0)
-        #expect(huge.curlError?.statusCode == 500 && huge.chunkCount == 0)
+        #expect(missing.curlError?.statusCode == 404 && missing.byteCount == 0)
+        #expect(huge.curlError?.statusCode == 500 && huge.byteCount == 0)
         #expect(afterMissing.succeeded && afterHuge.succeeded)
         let connections = server.requests.map(\.connectionID)
         #expect(connections[0] == connections[1])

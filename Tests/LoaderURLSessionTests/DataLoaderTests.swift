@@ -68,16 +68,21 @@ struct DataLoaderTests {
         #expect(String(describing: load.error).contains("Unrecognized content encoding"))
     }
 
-    @Test func nonSuccessStatusFailsWithTheStatus() async throws {
-        // Given a 404
-        let server = try LoopbackHTTPServer(routes: ["/missing": .status(404)])
+    @Test func nonSuccessStatusFailsWithTheStatusAfterItsResponse() async throws {
+        // Given a 404 with caching headers
+        let server = try LoopbackHTTPServer(routes: [
+            "/missing": .data(Data("no such image".utf8), status: 404, headers: ["Cache-Control": "max-age=60"])
+        ])
 
         // When it's loaded
         let load = try await load(DataLoader(), server.url("/missing"))
 
-        // Then it fails with Nuke's error and no body
+        // Then it fails with Nuke's error and no body; its response (for an HTTP cache) came first, as one empty chunk
         #expect(load.error as? DataLoader.Error == .statusCodeUnacceptable(404))
-        #expect(load.chunkCount == 0)
+        #expect(load.chunkCount == 1 && load.byteCount == 0)
+        #expect(load.httpResponse?.statusCode == 404)
+        #expect(load.httpResponse?.value(forHTTPHeaderField: "Cache-Control") == "max-age=60")
+        #expect(load.violations.isEmpty)
     }
 
     @Test func redirectsToOtherSchemesAreRefused() async throws {
@@ -159,7 +164,7 @@ struct DataLoaderTests {
         // Then the PNG arrives and the text fails with the validator's error, with no body delivered
         #expect(png.error == nil && png.byteCount == 3)
         #expect(text.error is NotPNG)
-        #expect(text.byteCount == 0)
+        #expect(text.byteCount == 0 && text.chunkCount == 0)  // A 200 it rejects: not even the response.
     }
 
     @Test func defaultValidationAcceptsSuccessStatusesAndNonHTTPResponses() throws {

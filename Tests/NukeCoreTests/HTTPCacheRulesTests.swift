@@ -72,7 +72,8 @@ import Testing
             "public, MAX-AGE=\"60\", no-cache, no-store, must-revalidate, immutable, stale-while-revalidate=30, "
                 + "stale-if-error=86400, private=\"x, y\", foo=bar, Must-Understand")
         #expect(control.maxAge == 60)
-        #expect(control.mustUnderstand)
+        #expect(control.mustUnderstand && control.isPublic)
+        #expect(!HTTPCacheControl("max-age=60").isPublic)
         #expect(control.noCache && control.noStore && control.mustRevalidate && control.immutable)
         #expect(control.staleWhileRevalidate == 30)
         #expect(control.staleIfError == 86_400)
@@ -137,6 +138,22 @@ import Testing
         #expect(old.freshnessLifetime == HTTPCacheMetadata.maximumHeuristicLifetime)
         #expect(metadata([:]).freshnessLifetime == 0)
         #expect(metadata(["Last-Modified": "garbage"]).freshnessLifetime == 0)
+    }
+
+    @Test func theHeuristicAppliesToHeuristicallyCacheableStatusesAndPublicResponsesOnly() {
+        func lifetime(_ status: Int, _ headers: [String: String]) -> TimeInterval {
+            var stored = metadata(headers)
+            stored.statusCode = status
+            return stored.freshnessLifetime
+        }
+        let modified = ["Last-Modified": date(-1000), "Date": date(0)]
+        #expect(lifetime(404, modified) == 100)
+        #expect(lifetime(301, modified) == 100)
+        #expect(lifetime(500, modified) == 0)
+        #expect(lifetime(299, modified) == 0)
+        #expect(lifetime(599, modified.merging(["Cache-Control": "public"]) { $1 }) == 100)
+        #expect(HTTPCacheMetadata.isHeuristicallyCacheable(statusCode: 410))
+        #expect(!HTTPCacheMetadata.isHeuristicallyCacheable(statusCode: 403))
     }
 
     @Test func ageCountsTheAgeHeaderTheRequestDelayAndTheTimeStored() {
@@ -281,9 +298,18 @@ import Testing
         #expect(storable(201, ["Expires": date(100)]))
         #expect(!storable(299, ["Last-Modified": date(-86_400)]))
         #expect(!storable(206, ["Cache-Control": "max-age=100"]))
-        // And statuses outside 2xx, which loaders fail, never
-        #expect(!storable(404, ["Cache-Control": "max-age=100"]))
-        #expect(!storable(301, ["Cache-Control": "max-age=100"]))
+        // And statuses outside 2xx (stored without a body): heuristically cacheable ones by Last-Modified too
+        // (heuristic-404-cached), others with explicit freshness (status-500-fresh) or `public`
+        // (heuristic-599-cached) only
+        #expect(storable(404, ["Cache-Control": "max-age=100"]))
+        #expect(storable(410, ["Last-Modified": date(-86_400)]))
+        #expect(storable(301, ["Cache-Control": "max-age=100"]))
+        #expect(storable(500, ["Expires": date(100)]))
+        #expect(!storable(500, ["Last-Modified": date(-86_400)]))
+        #expect(storable(599, ["Last-Modified": date(-86_400), "Cache-Control": "public"]))
+        #expect(!storable(404, ["Cache-Control": "max-age=100, no-store"]))
+        #expect(!storable(304, ["Cache-Control": "max-age=100"]))
+        #expect(!storable(101, ["Cache-Control": "max-age=100"]))
         // And must-understand: an understood status despite no-store (status-200-must-understand), else nothing
         #expect(storable(200, ["Cache-Control": "max-age=3600, no-store, must-understand"]))
         #expect(!storable(299, ["Cache-Control": "max-age=3600, must-understand"]))
@@ -296,7 +322,7 @@ import Testing
         statusCode: 200, etag: "\"é-v1\"", lastModified: "Sun, 06 Nov 1994 08:49:37 GMT",
         date: Date(timeIntervalSince1970: 1_700_000_000), expires: .distantPast, age: 12,
         cacheControl: HTTPCacheControl(
-            "max-age=60, stale-while-revalidate=5, stale-if-error=7, no-cache, immutable, must-understand"),
+            "max-age=60, stale-while-revalidate=5, stale-if-error=7, no-cache, immutable, must-understand, public"),
         requestTime: Date(timeIntervalSince1970: 1_700_000_001.25),
         responseTime: Date(timeIntervalSince1970: 1_700_000_002.5))
 
@@ -311,6 +337,24 @@ import Testing
         #expect(
             HTTPCacheEntry(decoding: HTTPCacheEntry.original(sparse, body: Data()).encoded())
                 == .original(sparse, body: Data()))
+    }
+
+    @Test func aStoredErrorStatusRoundTripsWithoutABody() {
+        // Given a 404's metadata, stored as a failure
+        var notFound = metadata
+        notFound.statusCode = 404
+        let encoded = HTTPCacheEntry.failure(notFound).encoded()
+
+        // Then it reads back as a failure with its metadata, and no body for any reader to serve
+        let decoded = HTTPCacheEntry(decoding: encoded)
+        #expect(decoded == .failure(notFound))
+        #expect(decoded.body == nil)
+        #expect(decoded.metadata?.statusCode == 404)
+
+        // And a failure trailer behind body bytes is damaged, not a failure or an image
+        let length = withUnsafeBytes(of: UInt64(3).littleEndian) { Data($0) }
+        let behindBytes = Data([1, 2, 3]) + encoded.dropLast(16) + length + HTTPCacheEntry.magic
+        #expect(HTTPCacheEntry(decoding: behindBytes) == .damaged)
     }
 
     @Test func theVaryingHeadersRoundTripAndFormatOneIsStillRead() throws {

@@ -66,8 +66,10 @@ extension CurlTransfer {
         return isRunning ? bytes.count : 0
     }
 
-    /// Delivers a `304 Not Modified`, which has no body, as one empty chunk with its response.
-    func deliverNotModified(status: Int) {
+    /// Delivers a response without body bytes as one empty chunk: a `304 Not Modified`, which has none, or a status
+    /// the transfer fails (its body dropped), before the error, so that an HTTP cache can store the status by its
+    /// headers.
+    func deliverEmptyResponse(status: Int) {
         statusCode = status
         if response == nil { response = responseParts?.makeResponse() }
         guard let response, isRunning else { return }

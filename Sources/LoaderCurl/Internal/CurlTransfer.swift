@@ -202,7 +202,10 @@ final class CurlTransfer: @unchecked Sendable {
         } else {
             let status = statusCode != 0 ? statusCode : easy?.responseCode ?? 0
             error = validate(status: status)
-            if error == nil, status == 304, deliveredCount == 0 { deliverNotModified(status: status) }
+            if error == nil, status == 304, deliveredCount == 0 { deliverEmptyResponse(status: status) }
+        }
+        if case let .unacceptableStatusCode(status, _)? = error, deliveredCount == 0 {
+            deliverEmptyResponse(status: status)
         }
         complete(with: error)
     }

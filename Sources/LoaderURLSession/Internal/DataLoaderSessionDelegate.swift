@@ -88,6 +88,10 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
         handler.response = response
         if let error = validate(response) {
             if handler.error == nil { handler.error = error }
+            // A rejected error status, without its body, before the error (the HTTP cache stores a 404 by it).
+            if handler.isRunning, let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+                handler.didReceiveData(Data(), http)
+            }
             return completionHandler(.cancel)
         }
         completionHandler(handler.isRunning ? .allow : .cancel)

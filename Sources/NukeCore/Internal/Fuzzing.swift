@@ -9,8 +9,8 @@ public import Foundation
 /// (no stability promise, not for apps).
 @_spi(Fuzzing)
 public enum NukeCoreFuzzing {
-    /// A disk cache entry as the HTTP cache reads it: its body (`nil` when damaged) and metadata (`nil` for a plain
-    /// entry).
+    /// A disk cache entry as the HTTP cache reads it: its body (`nil` when damaged or a stored error status) and
+    /// metadata (`nil` for a plain entry).
     public static func decodeHTTPCacheEntry(_ data: Data) -> (body: Data?, metadata: HTTPCacheMetadata?) {
         let entry = HTTPCacheEntry(decoding: data)
         return (entry.body, entry.metadata)

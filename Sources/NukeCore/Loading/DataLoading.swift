@@ -11,7 +11,11 @@ public import Foundation
 /// - `didReceiveData` is called for each chunk as it arrives, in order, never concurrently, with the
 ///   response (status, headers, `expectedContentLength`).
 /// - `completion` is called exactly once: `nil` on success, else the error. A non-2xx HTTP status is an
-///   error. No callback follows `completion`.
+///   error (adopt ``HTTPStatusCodeError`` so the pipeline can read its status). No callback follows `completion`.
+/// - A loader may hand the response of a status it fails to `didReceiveData` with an empty chunk before the
+///   error (both plugin loaders do): following HTTP headers, the pipeline then stores a `404`, `410` or another
+///   cacheable error status and fails requests with ``CachedHTTPStatusError`` while it is fresh. The error
+///   response's body is never delivered.
 /// - After ``Cancellable/cancel()`` returns the loader stops promptly and starts no callback except, at most,
 ///   one `completion` with a cancellation error. A callback already under way on another thread when `cancel()`
 ///   is called may still finish.

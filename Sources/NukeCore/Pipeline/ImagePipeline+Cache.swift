@@ -112,7 +112,8 @@ extension ImagePipeline {
         /// The HTTP metadata stored with the disk cache entry of `request` (with
         /// ``ImagePipeline/HTTPCachePolicy/followHeaders``), or `nil` when there is no entry or it has none (data
         /// from a closure or a local file, stored by the app, or stored with the headers ignored). For an encoded,
-        /// processed image, it is the metadata of the original it was made from. Decide with
+        /// processed image, it is the metadata of the original it was made from. For a stored error status (see
+        /// ``CachedHTTPStatusError``), whose entry has no data, it is that response's, with its status. Decide with
         /// ``HTTPCacheMetadata/decision(at:)``.
         public func cachedHTTPMetadata(for request: ImageRequest) -> HTTPCacheMetadata? {
             guard let cache = core.readableDataCache(for: request),
@@ -134,7 +135,8 @@ extension ImagePipeline {
             core.dataCache(for: request)?.removeData(for: makeDataCacheKey(for: request))
         }
 
-        /// `true` if the disk cache holds data for `request`.
+        /// `true` if the disk cache holds an entry for `request`: data, or (following HTTP headers) a stored error
+        /// status, which ``cachedData(for:)`` reads as `nil`.
         public func containsData(for request: ImageRequest) -> Bool {
             guard let cache = core.readableDataCache(for: request) else { return false }
             return cache.containsData(for: makeDataCacheKey(for: request))

@@ -12,7 +12,10 @@ extension ImagePipeline {
         /// revalidated with a conditional request (`If-None-Match`, `If-Modified-Since`; a `304` serves the stored
         /// bytes) or loaded again; `no-store` responses are not written to disk; `stale-while-revalidate` serves
         /// the stale image at once and revalidates in the background; `stale-if-error` serves it when the
-        /// revalidation fails. Encoded, processed images follow their original: once the response they were
+        /// revalidation fails. An error status the RFC lets a cache store (a `404` or `410` by `Last-Modified`, any
+        /// status with `max-age`, `Expires` or `public`) is stored without a body, and while fresh requests fail with
+        /// ``CachedHTTPStatusError`` without loading (the loader must hand the error's response over first, as the
+        /// plugin loaders do; see ``DataLoading``). Encoded, processed images follow their original: once the response they were
         /// made from is stale they are made again from the revalidated original. Applies to `http(s)` loads;
         /// closure and `file:`/`data:` sources carry no headers and are fresh until evicted.
         case followHeaders

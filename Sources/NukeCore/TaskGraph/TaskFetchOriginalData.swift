@@ -26,7 +26,7 @@ struct DataResponse: Sendable {
 /// Following HTTP headers (``ImagePipeline/HTTPCachePolicy/followHeaders``), a cached original is served only while
 /// it is fresh; a stale one is kept while a conditional request revalidates it (a `304` serves it and stores its
 /// updated metadata; new bytes replace it), and served anyway when the load fails and its `stale-if-error` (or the
-/// offline option) allows.
+/// offline option) allows. A cacheable error status is stored without a body and fails requests while fresh.
 final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver, @unchecked Sendable {
     private let core: PipelineCore
     private let request: ImageRequest
@@ -47,6 +47,11 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
     private var responseTime: Double = 0
     /// `true` once the loader answered the conditional request with `304 Not Modified`.
     private var isNotModified = false
+    /// The response of a status the loader fails, which it handed over without a body before the error: following
+    /// HTTP headers, its status may be stored (negative caching).
+    private var rejectedResponse: HTTPURLResponse?
+    /// `true` when the disk cache held a stored error status for the request (stale, or with the headers ignored).
+    private var hasFailureEntry = false
 
     init(core: PipelineCore, request: ImageRequest) {
         self.core = core
@@ -86,6 +91,9 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
         operation = nil
         guard let data, !data.isEmpty else { return loadIfAllowed(source) }
         let entry = HTTPCacheEntry(decoding: data)
+        if case let .failure(metadata) = entry {
+            return didReadFailure(metadata, source: source)
+        }
         guard let body = entry.body, !body.isEmpty else { return loadIfAllowed(source) }  // Damaged: a miss.
         guard core.followsHTTPHeaders, let metadata = entry.metadata else {
             return serveCached(body, metadata: entry.metadata)
@@ -106,6 +114,16 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
             staleEntry = (metadata, body)
             loadIfAllowed(source)
         }
+    }
+
+    /// A stored error status: while fresh (following HTTP headers, for the variant it was stored for) the request
+    /// fails with it and nothing is loaded; otherwise it is a miss, and the response that replaces it is stored.
+    private func didReadFailure(_ metadata: HTTPCacheMetadata, source: DataSource) {
+        hasFailureEntry = true
+        guard core.followsHTTPHeaders, metadata.matchesVary(of: request.urlRequest),
+            metadata.decision(at: Date()) == .fresh
+        else { return loadIfAllowed(source) }
+        send(error: .dataLoadingFailed(error: CachedHTTPStatusError(metadata: metadata, url: request.url)))
     }
 
     /// Completes with bytes from the disk cache.
@@ -169,7 +187,7 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
     }
 
     func dataLoad(didReceive chunk: Data, response: URLResponse?, requestTime: Double) {
-        guard !isDisposed, !isNotModified else { return }
+        guard !isDisposed, !isNotModified, rejectedResponse == nil else { return }
         if !hasReceivedData {
             hasReceivedData = true
             self.requestTime = requestTime
@@ -177,6 +195,10 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
             if let http = response as? HTTPURLResponse, http.statusCode == 304 {
                 urlResponse = http
                 isNotModified = true  // No body; the stored one is served when the load ends.
+                return
+            }
+            if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+                rejectedResponse = http  // A status the loader fails: its error follows, with no body.
                 return
             }
             if let resumable, let response, resumable.isResumed(by: response) {
@@ -232,6 +254,7 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
             if let staleEntry, servesStale(staleEntry.metadata, after: error) {
                 return serveCached(staleEntry.body, metadata: staleEntry.metadata, isStale: true)
             }
+            storeFailureIfNeeded(error)
             saveResumableData()
             send(error: .dataLoadingFailed(error: error))
             return
@@ -310,6 +333,29 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
             core.resumableData.store(resumable, for: key)  // Taken but not used: put it back.
         }
         resumable = nil
+    }
+
+    /// Following HTTP headers, stores the error status the load failed with (RFC 9111's negative caching) when its
+    /// response may be stored and is fresh: later requests fail with it, without loading, until it is stale. It is
+    /// stored under the original's key whatever the ``ImagePipeline/DataCachePolicy``, since every variant fails
+    /// with its original, and without the delegate's `willCache` (there are no image bytes). A stored error status
+    /// that the new one doesn't replace is removed.
+    private func storeFailureIfNeeded(_ error: any Error) {
+        guard core.followsHTTPHeaders, let http = rejectedResponse,
+            (error as? any HTTPStatusCodeError)?.httpStatusCode == http.statusCode, !request.isLocalResource,
+            let cache = core.dataCache(for: request),
+            publicRequests.contains(where: { !$0.options.contains(.disableDiskCacheWrites) })
+        else { return }
+        var metadata = HTTPCacheMetadata(
+            response: http, requestTime: Date(timeIntervalSince1970: requestTime),
+            responseTime: Date(timeIntervalSince1970: responseTime))
+        metadata.recordVary(of: http, request: request.urlRequest)
+        let key = core.makeDataCacheKey(for: request.withoutProcessing)
+        if metadata.isStorable, !http.isVaryAll, metadata.decision(at: Date()) == .fresh {
+            cache.storeData(HTTPCacheEntry.failure(metadata).encoded(), for: key)
+        } else if hasFailureEntry {
+            cache.removeData(for: key)
+        }
     }
 
     /// Stores the original; with HTTP `metadata`, behind its header — or, for a response that must not be stored

@@ -122,6 +122,13 @@ extension DataLoadingConformance {
             if let reported = options.statusCode(error) {
                 try expect(reported == status, "\(path): the error reports status \(reported), expected \(status)")
             }
+            // The response may come first (for an HTTP cache), as an empty chunk; the error page's body never does.
+            try expect(load.byteCount == 0, "\(path): \(load.byteCount) bytes of the error's body were delivered")
+            if let response = load.httpResponse {
+                try expect(
+                    response.statusCode == status,
+                    "\(path): a response with status \(response.statusCode) was delivered, expected \(status)")
+            }
         }
         try await settle(loads.map(\.2))
     }

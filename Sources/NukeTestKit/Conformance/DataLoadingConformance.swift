@@ -85,7 +85,8 @@ public struct DataLoadingConformance: Sendable {
         /// the client leave.
         case cancellationDuringTransfer
         /// 404 and 500 (and a 3xx without `Location`) fail, with the status code if ``Options/statusCode``
-        /// can read it.
+        /// can read it, and deliver none of the error page's bytes (the response alone, as an empty chunk, may come
+        /// first).
         case statusCodeErrors
         /// 301/302/307 chains are followed to the final body; loops and redirects to `file:`/`ftp:` fail.
         case redirects

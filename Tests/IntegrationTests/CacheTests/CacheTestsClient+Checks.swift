@@ -15,11 +15,13 @@ extension CacheTestsClient {
 
     /// `checkResponse` of the suite's client: where the response came from, its status, headers and body.
     func checkResponse(_ response: CacheTestsResponse, request: CacheTestsJSON, number: Int, uuid: String) throws {
-        // A disk hit has no response, so no Server-Request-Count: the server never saw the request. An error status
-        // has no headers either, but only the origin answers one (the pipeline stores none): the server saw it, and
-        // the server's own record (checkServerRequests) says so too.
+        // A disk hit has no response, so no Server-Request-Count: the server never saw the request, nor did it see
+        // one answered by a stored error status. The loader's error for a status has no headers either, but the
+        // origin answered it (the server's own record, checkServerRequests, says so too).
         let served: Int? =
-            if response.errorStatus != nil {
+            if response.isStoredError {
+                0
+            } else if response.errorStatus != nil {
                 number
             } else if response.http == nil {
                 0

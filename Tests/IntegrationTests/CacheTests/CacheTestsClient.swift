@@ -34,6 +34,8 @@ struct CacheTestsResponse {
     /// The status of a response outside 2xx: `data(for:)` throws `dataLoadingFailed` with the loader's error, which
     /// carries the status (`HTTPStatusCodeError`) but neither the body nor the headers.
     var errorStatus: Int?
+    /// Whether the error status is a stored one (`CachedHTTPStatusError`): the origin wasn't asked.
+    var isStoredError = false
 
     /// The status the client sees: the stored response's for a disk hit or a `304` that revalidated the stored bytes.
     var status: Int {
@@ -120,10 +122,15 @@ struct CacheTestsClient {
             let http = response as? HTTPURLResponse
             let stored = http == nil || http?.statusCode == 304 ? pipeline.cache.cachedHTTPMetadata(for: request) : nil
             return CacheTestsResponse(http: http, body: data, storedStatus: stored?.statusCode)
+        } catch ImagePipeline.Error.dataLoadingFailed(let error as CachedHTTPStatusError) {
+            // A stored error status, fresh: the pipeline answered without asking the origin.
+            return CacheTestsResponse(
+                http: nil, body: Data(), storedStatus: error.statusCode, errorStatus: error.statusCode,
+                isStoredError: true)
         } catch ImagePipeline.Error.dataLoadingFailed(let error as any HTTPStatusCodeError)
             where error.httpStatusCode != nil
         {
-            // A status outside 2xx: the pipeline stores none, so the origin answered it.
+            // A status outside 2xx the origin answered (the loader's error).
             return CacheTestsResponse(http: nil, body: Data(), storedStatus: nil, errorStatus: error.httpStatusCode)
         } catch {
             throw CacheTestsCheckFailure(isSetup: true, message: "Request \(number) failed: \(error)")

@@ -18,6 +18,9 @@ public struct HTTPCacheControl: Sendable, Hashable {
     public var immutable = false
     /// `must-understand`: store the response only if its status is understood, and then despite `no-store`.
     public var mustUnderstand = false
+    /// `public`: the response may be stored and given a heuristic lifetime whatever its status (RFC 9111 §3,
+    /// §4.2.2).
+    public var isPublic = false
     /// `stale-while-revalidate=N`: for N seconds after it goes stale, it may be served while revalidating in the
     /// background.
     public var staleWhileRevalidate: Int?
@@ -40,6 +43,7 @@ public struct HTTPCacheControl: Sendable, Hashable {
             case "must-revalidate", "proxy-revalidate": mustRevalidate = true
             case "immutable": immutable = true
             case "must-understand": mustUnderstand = true
+            case "public": isPublic = true
             case "stale-while-revalidate": staleWhileRevalidate = Self.seconds(value)
             case "stale-if-error": staleIfError = Self.seconds(value)
             default: break

@@ -4,14 +4,14 @@ import Foundation
 /// written through the plain ``DataCaching`` interface, so any cache stores them without knowing of it.
 ///
 /// ```
-/// body · format 2 · kind · metadata fields · varying request headers · FNV-1a checksum of the trailer
+/// body · format 2 · kind (1 original, 2 derived, 3 failure) · metadata fields · varying request headers · FNV-1a checksum of the trailer
 ///      · body length (UInt64) · "NukeHTTP"
 /// ```
 /// Numbers are little-endian; absent dates are NaN. The metadata follows the body so that reading an entry hands
 /// the body on without copying it (a prefix of the bytes the cache returned). Bytes that don't end with the magic
 /// are a plain entry (data stored before, under ``ImagePipeline/HTTPCachePolicy/ignoreHeaders``, or by the app);
 /// bytes that end with it but whose trailer doesn't parse to the exact length, or fails the checksum, are damaged: a
-/// miss.
+/// miss. A failure (an error status stored while fresh, RFC 9111's negative caching) has an empty body.
 enum HTTPCacheEntry: Equatable {
     /// Bytes without the trailer: stored by the app, or with the headers ignored.
     case plain(Data)
@@ -19,6 +19,9 @@ enum HTTPCacheEntry: Equatable {
     case original(HTTPCacheMetadata, body: Data)
     /// An encoded, processed image with the metadata of the original it was made from.
     case derived(HTTPCacheMetadata, body: Data)
+    /// A response with a status outside 2xx that the loader failed, kept without its body: while it is fresh,
+    /// requests for the URL fail with its status instead of loading (``CachedHTTPStatusError``).
+    case failure(HTTPCacheMetadata)
     /// Starts like an entry of this format but isn't one.
     case damaged
 
@@ -26,18 +29,18 @@ enum HTTPCacheEntry: Equatable {
     /// 2 adds the varying request headers; entries of format 1 (without them) are still read.
     private static let formatVersion: UInt8 = 2
 
-    /// The stored bytes of the entry, if it isn't damaged.
+    /// The stored bytes of the entry: `nil` for a damaged entry and for a failure, which has none to serve.
     var body: Data? {
         switch self {
         case let .plain(body), let .original(_, body), let .derived(_, body): body
-        case .damaged: nil
+        case .failure, .damaged: nil
         }
     }
 
     /// The metadata of the entry, if it has any.
     var metadata: HTTPCacheMetadata? {
         switch self {
-        case let .original(metadata, _), let .derived(metadata, _): metadata
+        case let .original(metadata, _), let .derived(metadata, _), let .failure(metadata): metadata
         case .plain, .damaged: nil
         }
     }
@@ -62,9 +65,13 @@ enum HTTPCacheEntry: Equatable {
         switch trailer {
         case .plain?:
             self = .plain(data)
-        case let .entry(isDerived, metadata, bodyLength)?:
+        case let .entry(kind, metadata, bodyLength)?:
             let body = data.prefix(bodyLength)  // Shares the cache's bytes: no copy.
-            self = isDerived ? .derived(metadata, body: body) : .original(metadata, body: body)
+            switch kind {
+            case .original: self = .original(metadata, body: body)
+            case .derived: self = .derived(metadata, body: body)
+            case .failure: self = bodyLength == 0 ? .failure(metadata) : .damaged
+            }
         case nil:
             self = .damaged
         }
@@ -76,8 +83,9 @@ enum HTTPCacheEntry: Equatable {
         switch self {
         case let .plain(body): return body
         case .damaged: return Data()
-        case let .original(value, data): (kind, metadata, body) = (1, value, data)
-        case let .derived(value, data): (kind, metadata, body) = (2, value, data)
+        case let .original(value, data): (kind, metadata, body) = (Kind.original.rawValue, value, data)
+        case let .derived(value, data): (kind, metadata, body) = (Kind.derived.rawValue, value, data)
+        case let .failure(value): (kind, metadata, body) = (Kind.failure.rawValue, value, Data())
         }
         var output = Data()
         output.reserveCapacity(body.count + 160)
@@ -99,6 +107,7 @@ enum HTTPCacheEntry: Equatable {
         var flags: UInt8 = 0
         let flagged = [
             control.noCache, control.noStore, control.mustRevalidate, control.immutable, control.mustUnderstand,
+            control.isPublic,
         ]
         for (bit, isSet) in flagged.enumerated() where isSet {
             flags |= 1 << bit
@@ -132,7 +141,14 @@ enum HTTPCacheEntry: Equatable {
     /// What the end of an entry's bytes says: no trailer, or a trailer with the metadata and the body's length.
     private enum Trailer {
         case plain
-        case entry(isDerived: Bool, HTTPCacheMetadata, bodyLength: Int)
+        case entry(Kind, HTTPCacheMetadata, bodyLength: Int)
+    }
+
+    /// The kind byte of the trailer.
+    private enum Kind: UInt8 {
+        case original = 1
+        case derived = 2
+        case failure = 3
     }
 
     private struct Reader {
@@ -143,7 +159,7 @@ enum HTTPCacheEntry: Equatable {
         mutating func readTrailer(end trailerEnd: Int) -> Trailer? {
             let start = offset
             guard let version = readByte(), version == 1 || version == HTTPCacheEntry.formatVersion,
-                let kind = readByte(), kind == 1 || kind == 2,
+                let kind = readByte().flatMap(Kind.init(rawValue:)),
                 let status: UInt16 = readInteger(), let requestTime = readDouble(), let responseTime = readDouble(),
                 let date = readDouble(), let expires = readDouble(), let age = readDouble(),
                 let maxAge: Int64 = readInteger(), let swr: Int64 = readInteger(), let sie: Int64 = readInteger(),
@@ -174,6 +190,7 @@ enum HTTPCacheEntry: Equatable {
             control.mustRevalidate = flags & 4 != 0
             control.immutable = flags & 8 != 0
             control.mustUnderstand = flags & 16 != 0
+            control.isPublic = flags & 32 != 0
             var metadata = HTTPCacheMetadata(
                 statusCode: Int(status), etag: etag.value, lastModified: lastModified.value,
                 date: date.isNaN ? nil : Date(timeIntervalSince1970: date),
@@ -182,7 +199,7 @@ enum HTTPCacheEntry: Equatable {
                 responseTime: Date(timeIntervalSince1970: responseTime))
             metadata.varyingHeaderNames = varyingNames
             metadata.varyingHeaderValues = varyingValues
-            return .entry(isDerived: kind == 2, metadata, bodyLength: start)
+            return .entry(kind, metadata, bodyLength: start)
         }
 
         mutating func readByte() -> UInt8? {

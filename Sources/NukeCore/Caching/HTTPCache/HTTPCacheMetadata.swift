@@ -15,7 +15,8 @@ public import Foundation
 ///
 /// The rules, from RFC 9111 §4.2:
 /// - **Freshness lifetime:** `max-age`; else `Expires − Date` (an invalid `Expires`, such as `0`, is in the past);
-///   else, heuristically, 10 % of `Date − Last-Modified`, at most a day; else zero.
+///   else, heuristically (for ``isHeuristicallyCacheable(statusCode:)`` or with `public`), 10 % of
+///   `Date − Last-Modified`, at most a day; else zero.
 /// - **Age:** the larger of `Age` (its first value, for a list; plus the time the request took) and
 ///   `responseTime − Date`, plus the time since the response was received.
 /// - Fresh while age < lifetime.
@@ -159,21 +160,33 @@ public struct HTTPCacheMetadata: Sendable, Hashable {
 
     // MARK: Freshness
 
-    /// Whether the response may be stored (RFC 9111 §3): a `200` or `203` (statuses the cache understands, and
-    /// heuristically cacheable), or another 2xx but `206` with explicit freshness (`max-age`, `Expires`); never with
-    /// `no-store`, unless `must-understand` accompanies it and the status is understood; with `must-understand`, only
-    /// an understood status.
+    /// Whether a cache may store a response with this status without explicit freshness and give it a heuristic
+    /// lifetime (RFC 9110 §15.1):
+    /// `200`, `203`, `204`, `206`, `300`, `301`, `308`, `404`, `405`, `410`, `414` and `501`.
+    public static func isHeuristicallyCacheable(statusCode: Int) -> Bool {
+        switch statusCode {
+        case 200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501: true
+        default: false
+        }
+    }
+
+    /// Whether the response may be stored (RFC 9111 §3): a final status but `206` (the pipeline stores whole bodies)
+    /// and `304` (which only updates a stored response), that is heuristically cacheable
+    /// (``isHeuristicallyCacheable(statusCode:)``), marked `public`, or has explicit freshness (`max-age`,
+    /// `Expires`); never with
+    /// `no-store`, unless `must-understand` accompanies it and the status is one whose caching the pipeline
+    /// implements (the heuristically cacheable ones); with `must-understand`, only those.
     ///
-    /// Only what reaches the pipeline as data is stored: loaders fail statuses outside 2xx (`304` aside), and those
-    /// stay errors that are asked for again, as in Nuke; a `204` has no body, which the pipeline fails as empty.
+    /// A success status is stored with its body. A status outside 2xx, which loaders report as an error, is stored
+    /// without one (negative caching): while fresh, the request fails with ``CachedHTTPStatusError`` and no load.
     public var isStorable: Bool {
-        let isUnderstood = statusCode == 200 || statusCode == 203
+        guard (200..<600).contains(statusCode), statusCode != 206, statusCode != 304 else { return false }
+        let isUnderstood = Self.isHeuristicallyCacheable(statusCode: statusCode)
         if cacheControl.mustUnderstand {
             return isUnderstood
         }
         guard !cacheControl.noStore else { return false }
-        let hasExplicitFreshness = cacheControl.maxAge != nil || expires != nil
-        return isUnderstood || ((200..<300).contains(statusCode) && statusCode != 206 && hasExplicitFreshness)
+        return isUnderstood || cacheControl.isPublic || cacheControl.maxAge != nil || expires != nil
     }
 
     /// `true` when the response has a validator, so it can be revalidated with a conditional request.
@@ -186,7 +199,9 @@ public struct HTTPCacheMetadata: Sendable, Hashable {
         if let maxAge = cacheControl.maxAge { return TimeInterval(maxAge) }
         let generated = date ?? responseTime
         if let expires { return max(0, expires.timeIntervalSince(generated)) }
-        if let lastModified = lastModified.flatMap(HTTPDate.parse) {
+        if Self.isHeuristicallyCacheable(statusCode: statusCode) || cacheControl.isPublic,
+            let lastModified = lastModified.flatMap(HTTPDate.parse)
+        {
             let interval = generated.timeIntervalSince1970 - lastModified
             return min(max(0, interval / 10), Self.maximumHeuristicLifetime)
         }

@@ -86,6 +86,35 @@ import Testing
         #expect(LoadKey(plain) != LoadKey(ImageRequest(url: url, options: [.disableMemoryCacheReads])))
     }
 
+    @Test func keysMadeFromAStageAboveEqualAndHashLikeKeysMadeFromTheRequest() {
+        // Given requests that differ in what each key includes
+        let url = Fixtures.url("a")
+        var thumbnail = ImageRequest(url: url, processors: [MockImageProcessor(id: "p")])
+        thumbnail.thumbnail = .init(maxPixelSize: 64)
+        let requests = [
+            ImageRequest(url: url), ImageRequest(url: Fixtures.url("b")), thumbnail,
+            ImageRequest(url: url, processors: [MockImageProcessor(id: "p")]),
+            ImageRequest(url: url, options: [.returnCacheDataDontLoad]),
+            ImageRequest(urlRequest: URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)),
+            ImageRequest(id: "blob", data: { Data() }),
+        ]
+
+        for request in requests {
+            // When a stage makes its key from the key of the stage above it
+            let data = DataKey(request)
+            let image = ImageKey(data: data, request: request)
+            let load = LoadKey(image: image, request: request)
+
+            // Then it is the key the request makes, with the same hash
+            #expect(image == ImageKey(request) && image.hashValue == ImageKey(request).hashValue)
+            #expect(load == LoadKey(request) && load.hashValue == LoadKey(request).hashValue)
+            #expect(data.hashValue == DataKey(request).hashValue)
+        }
+        // And keys of different requests stay apart
+        #expect(Set(requests.map(LoadKey.init)).count == requests.count)
+        #expect(Set(requests.map(DataKey.init)).count == 5)  // Processors and thumbnails share the bytes.
+    }
+
     @Test func thumbnailTargetSize() {
         let fit = ImageRequest.ThumbnailOptions(maxPixelSize: 100)
         #expect(fit.targetPixelSize(width: 400, height: 200) == (100, 50))

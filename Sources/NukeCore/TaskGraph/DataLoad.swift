@@ -105,30 +105,18 @@ final class DataLoad: Sendable {
         core.statistics.withLock { $0.dataLoadsStarted += 1 }
         switch source {
         case let .closure(closure):
-            // On a graph worker: the decode that follows can then run on the same thread.
-            let task = Task(executorPreference: OffGraphExecutor.shared) { [self] in
-                let result: Result<Data, any Error>
-                do {
-                    let data = try await closure()
-                    try Task.checkCancellation()
-                    ticket.add(data.count)
-                    result = .success(data)
-                } catch {
-                    result = .failure(error)
+            // A worker job that starts the closure's Swift task on its own thread (`Task.immediate`): a closure that
+            // returns without suspending costs no enqueue of the task and no second job, and the decode that follows
+            // stays on the same thread. Started from a graph job, the worker job waits for the end of the graph's
+            // batch (closures never run inside a graph job); started by a finishing load, it runs after that load on
+            // the same thread (see ``OffGraphWorker``).
+            OffGraphWorker.run(qos: .default) { [self] in
+                guard !isCancelled else { return operation?.finish() ?? () }
+                let task = Task.immediate(executorPreference: OffGraphExecutor.shared) { [self] in
+                    await runClosure(closure, operation: operation)
                 }
-                operation?.finish()
-                // The data and the end in one job.
-                core.mailbox.post { [receiver] in
-                    switch result {
-                    case let .success(data):
-                        receiver.dataLoad(didReceive: data, response: nil, requestTime: 0)
-                        receiver.dataLoad(didFinishWith: nil)
-                    case let .failure(error):
-                        receiver.dataLoad(didFinishWith: error)
-                    }
-                }
+                add(TaskCancellable(task: task))
             }
-            add(TaskCancellable(task: task))
         case var .urlRequest(urlRequest):
             for (name, value) in extraHeaders where urlRequest.value(forHTTPHeaderField: name) == nil {
                 urlRequest.setValue(value, forHTTPHeaderField: name)
@@ -158,6 +146,30 @@ final class DataLoad: Sendable {
                 }
             }
             add(TaskCancellable(task: task))
+        }
+    }
+
+    /// Calls the closure in its Swift task (cancelled with the load) and posts its bytes, or its error, and the end
+    /// of the load as one graph job.
+    private func runClosure(_ closure: @Sendable () async throws -> Data, operation: TaskQueue.Operation?) async {
+        let result: Result<Data, any Error>
+        do {
+            let data = try await closure()
+            try Task.checkCancellation()
+            ticket.add(data.count)
+            result = .success(data)
+        } catch {
+            result = .failure(error)
+        }
+        operation?.finish()
+        core.mailbox.post { [receiver] in
+            switch result {
+            case let .success(data):
+                receiver.dataLoad(didReceive: data, response: nil, requestTime: 0)
+                receiver.dataLoad(didFinishWith: nil)
+            case let .failure(error):
+                receiver.dataLoad(didFinishWith: error)
+            }
         }
     }
 

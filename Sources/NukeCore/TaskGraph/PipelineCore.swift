@@ -123,16 +123,23 @@ final class PipelineCore: @unchecked Sendable {
         !request.isProcessed && (configuration.dataCachePolicy != .storeEncodedImages || !mayStoreData)
     }
 
-    func makeTaskLoadImage(for request: ImageRequest) -> TaskLoadImage {
-        loadImageTasks.task(for: LoadKey(request), make: { TaskLoadImage(core: self, request: request) })
+    /// The shared result of `request`; `key` is `LoadKey(request)` when the caller has it already.
+    func makeTaskLoadImage(for request: ImageRequest, key: LoadKey? = nil) -> TaskLoadImage {
+        let key = key ?? LoadKey(request)
+        return loadImageTasks.task(for: key, make: { TaskLoadImage(core: self, request: request, key: key) })
     }
 
-    func makeTaskFetchOriginalImage(for request: ImageRequest) -> TaskFetchOriginalImage {
-        originalImageTasks.task(for: ImageKey(request), make: { TaskFetchOriginalImage(core: self, request: request) })
+    /// The shared decode of `request`'s original; `key` is `ImageKey(request)` when the caller has it already.
+    func makeTaskFetchOriginalImage(for request: ImageRequest, key: ImageKey? = nil) -> TaskFetchOriginalImage {
+        let key = key ?? ImageKey(request)
+        return originalImageTasks.task(
+            for: key, make: { TaskFetchOriginalImage(core: self, request: request, key: key) })
     }
 
-    func makeTaskFetchOriginalData(for request: ImageRequest) -> TaskFetchOriginalData {
-        originalDataTasks.task(for: DataKey(request), make: { TaskFetchOriginalData(core: self, request: request) })
+    /// The shared load of `request`'s original bytes; `key` is `DataKey(request)` when the caller has it already.
+    func makeTaskFetchOriginalData(for request: ImageRequest, key: DataKey? = nil) -> TaskFetchOriginalData {
+        originalDataTasks.task(
+            for: key ?? DataKey(request), make: { TaskFetchOriginalData(core: self, request: request) })
     }
 
     /// Revalidates a stale entry that was served (`stale-while-revalidate`) in the background, at low priority: one

@@ -6,6 +6,8 @@ import Foundation
 final class TaskFetchOriginalImage: PipelineTask<ImageResponse>, @unchecked Sendable {
     private let core: PipelineCore
     private let request: ImageRequest
+    /// The key of ``request``'s decode; its data key is the shared data task's.
+    private let key: ImageKey
     private var decoder: (any ImageDecoding)?
     private var lastPreviewTime: Double?
     private var isRetryingWithoutDiskCache = false
@@ -14,9 +16,10 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse>, @unchecked Send
     /// The downloaded bytes this task holds for its decode, counted against the decoding backlog.
     private var backlogTicket: ByteBudget.Ticket?
 
-    init(core: PipelineCore, request: ImageRequest) {
+    init(core: PipelineCore, request: ImageRequest, key: ImageKey) {
         self.core = core
         self.request = request
+        self.key = key
     }
 
     override func didDispose() {
@@ -56,7 +59,8 @@ final class TaskFetchOriginalImage: PipelineTask<ImageResponse>, @unchecked Send
     private func fetchData(for request: ImageRequest, isShared: Bool = true) {
         let dependency =
             isShared
-            ? core.makeTaskFetchOriginalData(for: request) : TaskFetchOriginalData(core: core, request: request)
+            ? core.makeTaskFetchOriginalData(for: request, key: key.data)
+            : TaskFetchOriginalData(core: core, request: request)
         subscribe(to: dependency) { [self] event in
             switch event {
             case let .value(response, isCompleted):

@@ -8,13 +8,16 @@ import Foundation
 final class TaskLoadImage: PipelineTask<ImageResponse>, @unchecked Sendable {
     private let core: PipelineCore
     private let request: ImageRequest
+    /// The key of ``request``'s result; its image key is shared by every stage below.
+    private let key: LoadKey
     /// `true` when the encoded image in the disk cache is stale by its original's HTTP headers: the image made
     /// now replaces it, even if made from cached data.
     private var isReplacingStaleEntry = false
 
-    init(core: PipelineCore, request: ImageRequest) {
+    init(core: PipelineCore, request: ImageRequest, key: LoadKey) {
         self.core = core
         self.request = request
+        self.key = key
     }
 
     override func start() {
@@ -92,11 +95,19 @@ final class TaskLoadImage: PipelineTask<ImageResponse>, @unchecked Sendable {
         }
     }
 
+    /// The task of the same request without its last processor. Its data key is this task's (the bytes are the
+    /// same); its image key is made again, since dropping a resize may give the decode a thumbnail hint.
+    private func makeTaskLoadImageWithoutLastProcessor() -> TaskLoadImage {
+        let request = self.request.withoutLastProcessor
+        let image = ImageKey(data: key.image.data, request: request)
+        return core.makeTaskLoadImage(for: request, key: LoadKey(image: image, request: request))
+    }
+
     private func fetchImage() {
         let dependency: PipelineTask<ImageResponse> =
             request.processors.isEmpty
-            ? core.makeTaskFetchOriginalImage(for: request)
-            : core.makeTaskLoadImage(for: request.withoutLastProcessor)
+            ? core.makeTaskFetchOriginalImage(for: request, key: key.image)
+            : makeTaskLoadImageWithoutLastProcessor()
         subscribe(to: dependency) { [self] event in
             switch event {
             case let .value(response, isCompleted):

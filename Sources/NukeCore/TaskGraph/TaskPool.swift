@@ -51,7 +51,12 @@ extension PipelineTask: PoolableTask {}
 
 /// Requests with equal data keys load the same bytes: the image identity plus every field of the URL
 /// request that can change the response.
+///
+/// Each key is hashed once, when it is made (``precomputedHash``): a pool looks its key up, inserts it and removes it,
+/// and those hash the stored value, not the image ID's string again.
 struct DataKey: Hashable, Sendable {
+    /// The hash of the fields below; compared first, so unequal keys usually differ at once.
+    private let precomputedHash: Int
     let imageID: String?
     let options: ImageRequest.Options
     let cachePolicy: UInt?
@@ -77,31 +82,75 @@ struct DataKey: Hashable, Sendable {
             headers = nil
             body = nil
         }
+        var hasher = Hasher()
+        hasher.combine(imageID)
+        hasher.combine(options.rawValue)
+        hasher.combine(cachePolicy)
+        hasher.combine(method)
+        hasher.combine(headers)
+        hasher.combine(body)
+        precomputedHash = hasher.finalize()
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(precomputedHash)
     }
 }
 
-/// Requests with equal image keys share a decode: same bytes, same scale, same thumbnail.
+/// Requests with equal image keys share a decode: same bytes, same scale, same thumbnail. Hashed once, when it is
+/// made, like ``DataKey``.
 struct ImageKey: Hashable {
+    private let precomputedHash: Int
     let data: DataKey
     let scale: Float?
     let thumbnail: ImageRequest.ThumbnailOptions?
 
     init(_ request: ImageRequest) {
-        data = DataKey(request)
+        self.init(data: DataKey(request), request: request)
+    }
+
+    /// The key of `request`, whose data key `data` is already made.
+    init(data: DataKey, request: ImageRequest) {
+        self.data = data
         scale = request.scale
         thumbnail = request.thumbnail
+        var hasher = Hasher()
+        hasher.combine(data)
+        hasher.combine(scale)
+        hasher.combine(thumbnail)
+        precomputedHash = hasher.finalize()
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(precomputedHash)
     }
 }
 
-/// Requests with equal load keys share the whole result: same decode, options and processors.
+/// Requests with equal load keys share the whole result: same decode, options and processors. Hashed once, when it
+/// is made, like ``DataKey``.
 struct LoadKey: Hashable {
+    private let precomputedHash: Int
     let image: ImageKey
     let options: ImageRequest.Options
     let processors: [AnyHashable]
 
     init(_ request: ImageRequest) {
-        image = ImageKey(request)
+        self.init(image: ImageKey(request), request: request)
+    }
+
+    /// The key of `request`, whose image key `image` is already made.
+    init(image: ImageKey, request: ImageRequest) {
+        self.image = image
         options = request.options
         processors = request.processors.map(\.hashableIdentifier)
+        var hasher = Hasher()
+        hasher.combine(image)
+        hasher.combine(options.rawValue)
+        hasher.combine(processors)
+        precomputedHash = hasher.finalize()
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(precomputedHash)
     }
 }

@@ -1,0 +1,193 @@
+import Foundation
+import NukeTestKit
+import Testing
+
+@testable import NukeCore
+
+/// Requests whose bytes come from a data closure (`ImageRequest(id:data:)`): the closure runs in a Swift task of its
+/// own that the load's cancellation reaches, may suspend, and may throw; closure loads go through the data loading
+/// queue like any other load.
+@Suite struct DataClosureTests {
+    private struct ClosureError: Error, Equatable {}
+
+    /// A pipeline with the mock decoder (it decodes any non-empty bytes) and no caches; `decoded` receives the bytes
+    /// each decode was given, by image ID.
+    private func makePipeline(
+        dataLoadingSlots: Int = 6, decoded: LockedBox<[String: Data]> = LockedBox([:])
+    ) -> (ImagePipeline, CallCounter) {
+        let decodes = CallCounter()
+        let pipeline = ImagePipeline {
+            $0.imageCache = nil
+            $0.dataCache = nil
+            $0.makeImageDecoder = { context in
+                decoded.mutate { $0[context.request.imageID ?? ""] = context.data }
+                return MockImageDecoder(counter: decodes)
+            }
+            $0.dataLoadingQueue = TaskQueue(maxConcurrentOperationCount: dataLoadingSlots)
+        }
+        return (pipeline, decodes)
+    }
+
+    @Test func aClosureThatReturnsAtOnceDeliversItsBytes() async throws {
+        // Given many closures that return without suspending, started together
+        let decoded = LockedBox<[String: Data]>([:])
+        let (pipeline, decodes) = makePipeline(decoded: decoded)
+        let calls = LockedBox(0)
+        let tasks = (0..<200).map { index in
+            pipeline.imageTask(
+                with: ImageRequest(
+                    id: "now-\(index)",
+                    data: {
+                        calls.mutate { $0 += 1 }
+                        return Data("bytes-\(index)".utf8)
+                    }))
+        }
+
+        // When
+        var images = 0
+        for task in tasks where (try? await task.response) != nil { images += 1 }
+
+        // Then every request got its image, each closure ran once and each result was decoded once
+        #expect(images == 200)
+        #expect(calls.value == 200)
+        #expect(decodes.count("MockImageDecoder") == 200)
+        #expect((0..<200).allSatisfy { decoded.value["now-\($0)"] == Data("bytes-\($0)".utf8) })
+    }
+
+    @Test func aClosureThatSuspendsCompletesWhenItResumes() async throws {
+        // Given a closure that waits for the test before it returns its bytes
+        let decoded = LockedBox<[String: Data]>([:])
+        let (pipeline, _) = makePipeline(decoded: decoded)
+        let (entered, enteredContinuation) = AsyncStream.makeStream(of: Void.self)
+        let (gate, gateContinuation) = AsyncStream.makeStream(of: Void.self)
+        let task = pipeline.imageTask(
+            with: ImageRequest(
+                id: "suspends",
+                data: {
+                    enteredContinuation.yield()
+                    for await _ in gate { break }
+                    return Data([4, 5, 6])
+                }))
+
+        // When the closure has started, suspended, and is then let go
+        for await _ in entered { break }
+        #expect(task.state == .running)
+        gateContinuation.yield()
+
+        // Then the request completes, decoded from the closure's bytes
+        _ = try await task.response
+        #expect(task.state == .completed)
+        #expect(decoded.value["suspends"] == Data([4, 5, 6]))
+    }
+
+    @Test func aClosureThatThrowsFailsTheRequestWithItsError() async {
+        // Given
+        let (pipeline, decodes) = makePipeline()
+        let request = ImageRequest(id: "throws", data: { throw ClosureError() })
+
+        // When
+        let result = await pipeline.imageTask(with: request).result
+
+        // Then the request fails as a data load with the closure's own error, and nothing is decoded
+        let error = result.error
+        #expect(error?.caseName == "dataLoadingFailed")
+        #expect(error?.dataLoadingError as? ClosureError == ClosureError())
+        #expect(decodes.count("MockImageDecoder") == 0)
+    }
+
+    @Test func cancellingTheRequestCancelsTheClosuresTask() async {
+        // Given a closure that waits until its Swift task is cancelled, then reports what it saw
+        let (pipeline, _) = makePipeline()
+        let (entered, enteredContinuation) = AsyncStream.makeStream(of: Void.self)
+        let (seen, seenContinuation) = AsyncStream.makeStream(of: Bool.self)
+        let task = pipeline.imageTask(
+            with: ImageRequest(
+                id: "cancelled",
+                data: {
+                    let (wake, wakeContinuation) = AsyncStream.makeStream(of: Void.self)
+                    await withTaskCancellationHandler {
+                        enteredContinuation.yield()
+                        for await _ in wake { break }
+                    } onCancel: {
+                        wakeContinuation.yield()
+                    }
+                    seenContinuation.yield(Task.isCancelled)
+                    throw CancellationError()
+                }))
+
+        // When the request is cancelled while its closure runs
+        for await _ in entered { break }
+        task.cancel()
+
+        // Then the request ends cancelled, and the closure saw `Task.isCancelled`
+        #expect(await task.result.error?.caseName == "cancelled")
+        var sawCancel: Bool?
+        for await value in seen {
+            sawCancel = value
+            break
+        }
+        #expect(sawCancel == true)
+    }
+
+    @Test func aRequestCancelledBeforeItStartsNeverCallsItsClosure() async {
+        // Given
+        let (pipeline, _) = makePipeline()
+        let calls = LockedBox(0)
+        let request = ImageRequest(
+            id: "never",
+            data: {
+                calls.mutate { $0 += 1 }
+                return Data([1])
+            })
+
+        // When the task is cancelled in the same synchronous stretch of code that made it
+        let task = pipeline.imageTask(with: request)
+        task.cancel()
+
+        // Then
+        #expect(await task.result.error?.caseName == "cancelled")
+        await pipeline.flush()
+        #expect(calls.value == 0)
+    }
+
+    @Test func closureLoadsStartInPriorityOrderOneSlotAtATime() async throws {
+        // Given one data loading slot, taken by a closure that waits for the test, and closures queued behind it
+        let (pipeline, _) = makePipeline(dataLoadingSlots: 1)
+        let order = LockedBox<[String]>([])
+        let running = LockedBox((now: 0, most: 0))
+        let (entered, enteredContinuation) = AsyncStream.makeStream(of: Void.self)
+        let (gate, gateContinuation) = AsyncStream.makeStream(of: Void.self)
+        func request(_ name: String, _ priority: ImageRequest.Priority, waits: Bool = false) -> ImageRequest {
+            ImageRequest(
+                id: name,
+                data: {
+                    order.mutate { $0.append(name) }
+                    running.mutate {
+                        $0.now += 1
+                        $0.most = max($0.most, $0.now)
+                    }
+                    if waits {
+                        enteredContinuation.yield()
+                        for await _ in gate { break }
+                    }
+                    running.mutate { $0.now -= 1 }
+                    return Data([7])
+                },
+                priority: priority)
+        }
+        let blocker = pipeline.imageTask(with: request("blocker", .normal, waits: true))
+        for await _ in entered { break }
+        let queued = [("low", ImageRequest.Priority.low), ("high", .high), ("normal", .normal)].map {
+            pipeline.imageTask(with: request($0.0, $0.1))
+        }
+        await pipeline.flush()
+
+        // When the first closure returns
+        gateContinuation.yield()
+        for task in [blocker] + queued { _ = try await task.response }
+
+        // Then the queued closures ran one at a time, in priority order
+        #expect(order.value == ["blocker", "high", "normal", "low"])
+        #expect(running.value.most == 1)
+    }
+}

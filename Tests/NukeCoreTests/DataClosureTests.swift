@@ -129,24 +129,38 @@ import Testing
         #expect(sawCancel == true)
     }
 
-    @Test func aRequestCancelledBeforeItStartsNeverCallsItsClosure() async {
-        // Given
-        let (pipeline, _) = makePipeline()
+    @Test func aRequestCancelledBeforeItsLoadStartsNeverCallsItsClosure() async throws {
+        // Given the only data loading slot taken by a closure that waits for the test, and a request queued behind it
+        let (pipeline, _) = makePipeline(dataLoadingSlots: 1)
+        let (entered, enteredContinuation) = AsyncStream.makeStream(of: Void.self)
+        let (gate, gateContinuation) = AsyncStream.makeStream(of: Void.self)
+        let blocker = pipeline.imageTask(
+            with: ImageRequest(
+                id: "blocker",
+                data: {
+                    enteredContinuation.yield()
+                    for await _ in gate { break }
+                    return Data([1])
+                }))
+        for await _ in entered { break }
         let calls = LockedBox(0)
-        let request = ImageRequest(
-            id: "never",
-            data: {
-                calls.mutate { $0 += 1 }
-                return Data([1])
-            })
-
-        // When the task is cancelled in the same synchronous stretch of code that made it
-        let task = pipeline.imageTask(with: request)
-        task.cancel()
-
-        // Then
-        #expect(await task.result.error?.caseName == "cancelled")
+        let queued = pipeline.imageTask(
+            with: ImageRequest(
+                id: "never",
+                data: {
+                    calls.mutate { $0 += 1 }
+                    return Data([1])
+                }))
         await pipeline.flush()
+
+        // When it is cancelled while it waits, and the slot frees
+        queued.cancel()
+        #expect(await queued.result.error?.caseName == "cancelled")
+        gateContinuation.yield()
+        _ = try await blocker.response
+        await pipeline.flush()
+
+        // Then its closure was never called
         #expect(calls.value == 0)
     }
 

@@ -54,9 +54,9 @@ extension PipelineTask: PoolableTask {}
 ///
 /// Each key is hashed once, when it is made (``precomputedHash``): a pool looks its key up, inserts it and removes it,
 /// and those hash the stored value, not the image ID's string again.
-struct DataKey: Hashable, Sendable {
+struct DataKey: PrecomputedHashKey, Sendable {
     /// The hash of the fields below; compared first, so unequal keys usually differ at once.
-    private let precomputedHash: Int
+    fileprivate let precomputedHash: Int
     let imageID: String?
     let options: ImageRequest.Options
     let cachePolicy: UInt?
@@ -82,25 +82,14 @@ struct DataKey: Hashable, Sendable {
             headers = nil
             body = nil
         }
-        var hasher = Hasher()
-        hasher.combine(imageID)
-        hasher.combine(options.rawValue)
-        hasher.combine(cachePolicy)
-        hasher.combine(method)
-        hasher.combine(headers)
-        hasher.combine(body)
-        precomputedHash = hasher.finalize()
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(precomputedHash)
+        precomputedHash = Self.hash(imageID, options.rawValue, cachePolicy, method, headers, body)
     }
 }
 
 /// Requests with equal image keys share a decode: same bytes, same scale, same thumbnail. Hashed once, when it is
 /// made, like ``DataKey``.
-struct ImageKey: Hashable {
-    private let precomputedHash: Int
+struct ImageKey: PrecomputedHashKey {
+    fileprivate let precomputedHash: Int
     let data: DataKey
     let scale: Float?
     let thumbnail: ImageRequest.ThumbnailOptions?
@@ -114,22 +103,14 @@ struct ImageKey: Hashable {
         self.data = data
         scale = request.scale
         thumbnail = request.thumbnail
-        var hasher = Hasher()
-        hasher.combine(data)
-        hasher.combine(scale)
-        hasher.combine(thumbnail)
-        precomputedHash = hasher.finalize()
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(precomputedHash)
+        precomputedHash = Self.hash(data, scale, thumbnail)
     }
 }
 
 /// Requests with equal load keys share the whole result: same decode, options and processors. Hashed once, when it
 /// is made, like ``DataKey``.
-struct LoadKey: Hashable {
-    private let precomputedHash: Int
+struct LoadKey: PrecomputedHashKey {
+    fileprivate let precomputedHash: Int
     let image: ImageKey
     let options: ImageRequest.Options
     let processors: [AnyHashable]
@@ -143,14 +124,26 @@ struct LoadKey: Hashable {
         self.image = image
         options = request.options
         processors = request.processors.map(\.hashableIdentifier)
-        var hasher = Hasher()
-        hasher.combine(image)
-        hasher.combine(options.rawValue)
-        hasher.combine(processors)
-        precomputedHash = hasher.finalize()
+        precomputedHash = Self.hash(image, options.rawValue, processors)
     }
+}
 
+/// A key hashed once, when it is made: a pool looks it up, inserts it and removes it, and those feed the hasher only
+/// the stored value. `precomputedHash` is the key's first stored property, so `==` compares it first and unequal
+/// keys usually differ at once.
+private protocol PrecomputedHashKey: Hashable {
+    var precomputedHash: Int { get }
+}
+
+extension PrecomputedHashKey {
     func hash(into hasher: inout Hasher) {
         hasher.combine(precomputedHash)
+    }
+
+    /// The hash of a key's fields.
+    static func hash<each Field: Hashable>(_ fields: repeat each Field) -> Int {
+        var hasher = Hasher()
+        repeat hasher.combine(each fields)
+        return hasher.finalize()
     }
 }

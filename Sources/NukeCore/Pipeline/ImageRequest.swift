@@ -167,8 +167,9 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     ///
     /// - Parameters:
     ///   - id: Identifies the data: requests with the same `id` share the load, and caches use it as the key.
-    ///   - data: Called at most once per load, off the caller's thread; cancelling the load cancels the
-    ///     Swift task that runs it.
+    ///   - data: Called at most once per load, off the caller's thread: in a Swift task of its own, started on a
+    ///     pipeline worker thread (at the worker's priority, without the caller's task-local values), which runs it
+    ///     there until it first suspends. Cancelling the load cancels that task.
     ///   - processors: Applied in order to the decoded image.
     ///   - priority: The request's priority; see ``priority``.
     ///   - options: How the request uses the caches; see ``Options-swift.struct``.

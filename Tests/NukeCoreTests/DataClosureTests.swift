@@ -10,6 +10,25 @@ import Testing
 @Suite struct DataClosureTests {
     private struct ClosureError: Error, Equatable {}
 
+    /// What a closure runs to say it has started and then wait until the test lets it go.
+    private struct Hold: Sendable {
+        private let entered = AsyncStream.makeStream(of: Void.self)
+        private let gate = AsyncStream.makeStream(of: Void.self)
+
+        /// In the closure: reports the start, then suspends until ``release()``.
+        func enterAndWait() async {
+            entered.continuation.yield()
+            for await _ in gate.stream { break }
+        }
+
+        /// In the test: returns once the closure has started.
+        func waitUntilEntered() async {
+            for await _ in entered.stream { break }
+        }
+
+        func release() { gate.continuation.yield() }
+    }
+
     /// A pipeline with the mock decoder (it decodes any non-empty bytes) and no caches; `decoded` receives the bytes
     /// each decode was given, by image ID.
     private func makePipeline(
@@ -58,21 +77,19 @@ import Testing
         // Given a closure that waits for the test before it returns its bytes
         let decoded = LockedBox<[String: Data]>([:])
         let (pipeline, _) = makePipeline(decoded: decoded)
-        let (entered, enteredContinuation) = AsyncStream.makeStream(of: Void.self)
-        let (gate, gateContinuation) = AsyncStream.makeStream(of: Void.self)
+        let hold = Hold()
         let task = pipeline.imageTask(
             with: ImageRequest(
                 id: "suspends",
                 data: {
-                    enteredContinuation.yield()
-                    for await _ in gate { break }
+                    await hold.enterAndWait()
                     return Data([4, 5, 6])
                 }))
 
         // When the closure has started, suspended, and is then let go
-        for await _ in entered { break }
+        await hold.waitUntilEntered()
         #expect(task.state == .running)
-        gateContinuation.yield()
+        hold.release()
 
         // Then the request completes, decoded from the closure's bytes
         _ = try await task.response
@@ -132,17 +149,15 @@ import Testing
     @Test func aRequestCancelledBeforeItsLoadStartsNeverCallsItsClosure() async throws {
         // Given the only data loading slot taken by a closure that waits for the test, and a request queued behind it
         let (pipeline, _) = makePipeline(dataLoadingSlots: 1)
-        let (entered, enteredContinuation) = AsyncStream.makeStream(of: Void.self)
-        let (gate, gateContinuation) = AsyncStream.makeStream(of: Void.self)
+        let hold = Hold()
         let blocker = pipeline.imageTask(
             with: ImageRequest(
                 id: "blocker",
                 data: {
-                    enteredContinuation.yield()
-                    for await _ in gate { break }
+                    await hold.enterAndWait()
                     return Data([1])
                 }))
-        for await _ in entered { break }
+        await hold.waitUntilEntered()
         let calls = LockedBox(0)
         let queued = pipeline.imageTask(
             with: ImageRequest(
@@ -156,7 +171,7 @@ import Testing
         // When it is cancelled while it waits, and the slot frees
         queued.cancel()
         #expect(await queued.result.error?.caseName == "cancelled")
-        gateContinuation.yield()
+        hold.release()
         _ = try await blocker.response
         await pipeline.flush()
 
@@ -169,8 +184,7 @@ import Testing
         let (pipeline, _) = makePipeline(dataLoadingSlots: 1)
         let order = LockedBox<[String]>([])
         let running = LockedBox((now: 0, most: 0))
-        let (entered, enteredContinuation) = AsyncStream.makeStream(of: Void.self)
-        let (gate, gateContinuation) = AsyncStream.makeStream(of: Void.self)
+        let hold = Hold()
         func request(_ name: String, _ priority: ImageRequest.Priority, waits: Bool = false) -> ImageRequest {
             ImageRequest(
                 id: name,
@@ -180,24 +194,21 @@ import Testing
                         $0.now += 1
                         $0.most = max($0.most, $0.now)
                     }
-                    if waits {
-                        enteredContinuation.yield()
-                        for await _ in gate { break }
-                    }
+                    if waits { await hold.enterAndWait() }
                     running.mutate { $0.now -= 1 }
                     return Data([7])
                 },
                 priority: priority)
         }
         let blocker = pipeline.imageTask(with: request("blocker", .normal, waits: true))
-        for await _ in entered { break }
+        await hold.waitUntilEntered()
         let queued = [("low", ImageRequest.Priority.low), ("high", .high), ("normal", .normal)].map {
             pipeline.imageTask(with: request($0.0, $0.1))
         }
         await pipeline.flush()
 
         // When the first closure returns
-        gateContinuation.yield()
+        hold.release()
         for task in [blocker] + queued { _ = try await task.response }
 
         // Then the queued closures ran one at a time, in priority order

@@ -3,7 +3,7 @@ public import Foundation
 /// The error of a request answered by a stored error status: following HTTP headers
 /// (``ImagePipeline/HTTPCachePolicy/followHeaders``), a response with a status outside 2xx that may be stored
 /// (``HTTPCacheMetadata/isStorable``: a `404`, `410` or another heuristically cacheable status, or any status with
-/// `max-age` or `Expires`) is kept in the disk cache without its body, and while it is fresh a request for the same
+/// `max-age`, `Expires` or `public`) is kept in the disk cache without its body, and while it is fresh a request for the same
 /// URL fails with this error, wrapped in ``ImagePipeline/Error/dataLoadingFailed(error:)``, without asking the
 /// origin (RFC 9111's negative caching). Once it is stale the URL is loaded again.
 ///

@@ -173,9 +173,8 @@ public struct HTTPCacheMetadata: Sendable, Hashable {
     /// Whether the response may be stored (RFC 9111 §3): a final status but `206` (the pipeline stores whole bodies)
     /// and `304` (which only updates a stored response), that is heuristically cacheable
     /// (``isHeuristicallyCacheable(statusCode:)``), marked `public`, or has explicit freshness (`max-age`,
-    /// `Expires`); never with
-    /// `no-store`, unless `must-understand` accompanies it and the status is one whose caching the pipeline
-    /// implements (the heuristically cacheable ones); with `must-understand`, only those.
+    /// `Expires`); never with `no-store`, unless `must-understand` accompanies it and the status is one whose
+    /// caching the pipeline implements (the heuristically cacheable ones); with `must-understand`, only those.
     ///
     /// A success status is stored with its body. A status outside 2xx, which loaders report as an error, is stored
     /// without one (negative caching): while fresh, the request fails with ``CachedHTTPStatusError`` and no load.

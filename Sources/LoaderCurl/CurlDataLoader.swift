@@ -34,15 +34,22 @@ public import NukeCore
 ///   connection closed if it was mid-response.
 /// - **Connections.** Connections are reused across transfers of the same loader; HTTP/2 multiplexes
 ///   transfers over one connection when the server offers it (ALPN over TLS by default; cleartext h2c with
-///   ``Configuration/HTTPVersion/http2PriorKnowledge``). Concurrency and priority are left to the pipeline's
-///   queues; ``Configuration/maximumConnectionsPerHost`` can cap transfers per host for direct use.
+///   ``Configuration/HTTPVersion/http2PriorKnowledge``). At most ``Configuration/maximumConnectionsPerHost``
+///   transfers run per host (100 once a host multiplexes) and ``Configuration/maximumConnections`` in all; the
+///   rest wait in the loader.
+/// - **Admission** (``PrioritizedDataLoading``). A pipeline hands its loads to the loader as they come, with their
+///   priority and its data loading queue's limit as a per-host limit (the smaller of that and the loader's own
+///   applies). Waiting transfers are admitted highest priority first, in submission order among equal priorities,
+///   so a freed connection takes the next transfer inside the loader's loop, without a round trip through the
+///   pipeline. A transfer's priority can change while it waits. The plain `loadData` admits at `.normal` under the
+///   loader's limits alone.
 /// - **Request.** The `URLRequest`'s method, headers, body and `timeoutInterval` are honoured. The timeout is an
 ///   idle timeout, as in `URLSession`: the transfer fails with ``CurlError/Code/operationTimedOut`` when no byte
 ///   moves for that long (checked about once a second, so it fires up to a second late; time spent queued for
 ///   a connection doesn't count); it also caps the connect timeout.
 /// - **Redirects** are followed only to `http`/`https` URLs, at most ``Configuration/maximumRedirects`` times.
 ///   Only `http` and `https` URLs are accepted at all.
-public final class CurlDataLoader: DataLoading {
+public final class CurlDataLoader: PrioritizedDataLoading {
     /// The configuration the loader was created with.
     public let configuration: Configuration
 
@@ -76,6 +83,29 @@ public final class CurlDataLoader: DataLoading {
         didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
         completion: @escaping @Sendable ((any Error)?) -> Void
     ) -> any Cancellable {
+        start(request, priority: .normal, limit: 0, didReceiveData: didReceiveData, completion: completion)
+    }
+
+    /// Starts loading `request` once the loader admits it — at `priority`, with at most
+    /// `maximumConcurrentLoadsPerHost` such loads running per host — and returns at once; see the type's
+    /// documentation.
+    public func loadData(
+        with request: URLRequest,
+        priority: ImageRequest.Priority,
+        maximumConcurrentLoadsPerHost: Int,
+        didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) -> any PrioritizedCancellable {
+        start(
+            request, priority: priority, limit: maximumConcurrentLoadsPerHost, didReceiveData: didReceiveData,
+            completion: completion)
+    }
+
+    private func start(
+        _ request: URLRequest, priority: ImageRequest.Priority, limit: Int,
+        didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) -> CurlTransferToken {
         let transfer = CurlTransfer(
             request: request, configuration: configuration, pool: engine?.easyPool, didReceiveData: didReceiveData,
             completion: completion)
@@ -84,16 +114,16 @@ public final class CurlDataLoader: DataLoading {
             DispatchQueue.global().async { transfer.complete(with: error.with(url: request.url)) }
             return CurlTransferToken(transfer: transfer, engine: nil)
         }
-        engine.submit(transfer)
+        engine.submit(transfer, priority: priority.rawValue, limit: limit)
         return CurlTransferToken(transfer: transfer, engine: engine)
     }
 }
 
-/// The ``Cancellable`` of one ``CurlDataLoader`` transfer. It holds the transfer's phase and id, not the transfer:
+/// The ``PrioritizedCancellable`` of one ``CurlDataLoader`` transfer. It holds the transfer's phase and id, not the transfer:
 /// a finished transfer (and its curl handle and buffers) is freed when the loop drops it, even while callers keep
 /// the token — and the transfer needs no weak-reference side table, which would make every retain of it on the
 /// loop thread take the slow path.
-private final class CurlTransferToken: Cancellable {
+private final class CurlTransferToken: PrioritizedCancellable {
     let phase: LockedValueBox<CurlTransfer.Phase>
     let id: Int
     let engine: CurlEngine?
@@ -107,5 +137,9 @@ private final class CurlTransferToken: Cancellable {
     func cancel() {
         guard CurlTransfer.markCancelled(phase) else { return }
         engine?.cancel(id: id)
+    }
+
+    func setPriority(_ priority: ImageRequest.Priority) {
+        engine?.setPriority(priority.rawValue, of: id)
     }
 }

@@ -177,22 +177,102 @@ struct CurlAdmissionQueueTests {
         #expect(queue.hostCount == 0)
     }
 
+    @Test func higherPrioritiesAreAdmittedFirstAndEqualOnesInSubmissionOrder() {
+        // Given one slot, taken, and transfers waiting at mixed priorities (a higher value goes first)
+        var queue = Queue(maximumPerHost: 1)
+        queue.enqueue("running", id: 0, host: "h")
+        _ = admitAll(&queue)
+        let submissions = [("low1", 1), ("high1", 3), ("normal1", 2), ("high2", 3), ("low2", 1), ("normal2", 2)]
+        for (index, (name, priority)) in submissions.enumerated() {
+            queue.enqueue(name, id: index + 1, host: "h", priority: priority)
+        }
+
+        // When each admitted transfer completes in turn
+        let order = drainOneAtATime(&queue, running: 0)
+
+        // Then the highest priority runs first, and equal ones in the order they came
+        #expect(order == ["high1", "high2", "normal1", "normal2", "low1", "low2"])
+    }
+
+    @Test func aNewPriorityMovesAWaitingTransferBehindThoseAtThatPriority() {
+        // Given one slot, taken, and four transfers waiting at priority 1
+        var queue = Queue(maximumPerHost: 1)
+        queue.enqueue("running", id: 0, host: "h")
+        _ = admitAll(&queue)
+        for id in 1...4 { queue.enqueue("t\(id)", id: id, host: "h", priority: 1) }
+
+        // When t4 is raised to 2, t1 is lowered to 0, and t2 is raised then set back to 1
+        let raised = queue.setPriority(2, of: 4)
+        let lowered = queue.setPriority(0, of: 1)
+        let up = queue.setPriority(2, of: 2)
+        let back = queue.setPriority(1, of: 2)
+        let unchanged = queue.setPriority(1, of: 3)
+        let running = queue.setPriority(5, of: 0)
+        let unknown = queue.setPriority(5, of: 99)
+
+        // Then t4 runs first, t2 now waits behind t3, and t1 runs last; a running, unknown or unchanged transfer
+        // isn't moved
+        #expect([raised, lowered, up, back] == [true, true, true, true])
+        #expect([unchanged, running, unknown] == [false, false, false])
+        #expect(drainOneAtATime(&queue, running: 0) == ["t4", "t3", "t2", "t1"])
+        #expect(queue.hostCount == 0)
+    }
+
+    @Test func aRaisedTransferOvertakesAnotherHostsOlderOneUnderTheTotalLimit() {
+        // Given a total limit of one, taken, and one transfer waiting for each of two hosts
+        var queue = Queue(maximumTotal: 1)
+        queue.enqueue("running", id: 0, host: "a")
+        _ = admitAll(&queue)
+        queue.enqueue("a1", id: 1, host: "a")
+        queue.enqueue("b1", id: 2, host: "b")
+
+        // When the later one is raised
+        queue.setPriority(3, of: 2)
+
+        // Then it is admitted first when the slot frees
+        #expect(drainOneAtATime(&queue, running: 0) == ["b1", "a1"])
+    }
+
+    @Test func aTransfersOwnLimitCapsItsHost() {
+        // Given a host limit of six and transfers that carry a limit of two
+        var queue = Queue(maximumPerHost: 6)
+        for id in 1...5 { queue.enqueue("t\(id)", id: id, host: "h", limit: 2) }
+        queue.enqueue("other", id: 6, host: "other", limit: 2)
+
+        // When admitting as far as possible
+        let first = admitAll(&queue)
+
+        // Then two run for the host (and the other host is not held up); a freed slot admits one more
+        #expect(first == ["t1", "t2", "other"])
+        queue.release(1)
+        #expect(admitAll(&queue) == ["t3"])
+        #expect(queue.waitingCount == 2)
+    }
+
     @Test(arguments: [(0, 0), (2, 0), (0, 3), (2, 3), (1, 1)])
     func matchesAScanOfOneListInSubmissionOrder(maximumPerHost: Int, maximumTotal: Int) {
-        // Given the queue and a reference model (one list scanned in submission order on every change)
+        // Given the queue and a reference model (one list, sorted by priority then submission, scanned on every
+        // change)
         var queue = Queue(maximumPerHost: maximumPerHost, maximumTotal: maximumTotal)
         var model = ScanModel(maximumPerHost: maximumPerHost, maximumTotal: maximumTotal)
         var random = SeededRandomNumberGenerator(seed: UInt64(maximumPerHost * 31 + maximumTotal))
         var nextID = 0
 
-        // When both get the same 3,000 random submissions, completions and withdrawals over four hosts
+        // When both get the same 3,000 random submissions (at three priorities), completions, withdrawals and
+        // priority changes over four hosts
         for _ in 0..<3000 {
-            switch random.next() % 10 {
+            switch random.next() % 12 {
             case 0..<5:
                 let host = "h\(random.next() % 4)"
-                queue.enqueue("\(nextID)", id: nextID, host: host)
-                model.enqueue(nextID, host: host)
+                let priority = Int(random.next() % 3)
+                queue.enqueue("\(nextID)", id: nextID, host: host, priority: priority)
+                model.enqueue(nextID, host: host, priority: priority)
                 nextID += 1
+            case 10, 11:
+                guard let id = model.waiting.randomElement(using: &random)?.id else { continue }
+                let priority = Int(random.next() % 3)
+                let moved = queue.setPriority(priority, of: id)
+                #expect(moved == model.setPriority(priority, of: id))
             case 5..<8:
                 guard let id = model.admitted.randomElement(using: &random) else { continue }
                 let multiplexes = random.next() % 8 == 0
@@ -219,21 +299,47 @@ struct CurlAdmissionQueueTests {
         while let next = queue.admitNext() { admitted.append(next.transfer) }
         return admitted
     }
+
+    /// Releases `running`, admits the next, and so on until nothing is admitted; returns the admitted in order.
+    private func drainOneAtATime(_ queue: inout Queue, running: Int) -> [String] {
+        var order: [String] = []
+        var running = running
+        while true {
+            queue.release(running)
+            guard let next = queue.admitNext() else { break }
+            order.append(next.transfer)
+            running = next.id
+        }
+        return order
+    }
 }
 
-/// The admission rule written the obvious way: one list in submission order, scanned from the start on every
-/// change (what `CurlMultiStateMachine` did before per-host queues).
+/// The admission rule written the obvious way: one list sorted by priority (highest first), then submission,
+/// scanned from the start on every change (what `CurlMultiStateMachine` did before per-host queues, with
+/// priorities).
 private struct ScanModel {
     let maximumPerHost: Int
     let maximumTotal: Int
-    var waiting: [(id: Int, host: String)] = []
+    var waiting: [(id: Int, host: String, priority: Int, sequence: Int)] = []
+    var nextSequence = 0
     var admitted: Set<Int> = []
     var hostOf: [Int: String] = [:]
     var countPerHost: [String: Int] = [:]
     var multiplexing: Set<String> = []
 
-    mutating func enqueue(_ id: Int, host: String) {
-        waiting.append((id, host))
+    mutating func enqueue(_ id: Int, host: String, priority: Int) {
+        waiting.append((id, host, priority, nextSequence))
+        nextSequence += 1
+    }
+
+    mutating func setPriority(_ priority: Int, of id: Int) -> Bool {
+        guard let index = waiting.firstIndex(where: { $0.id == id }), waiting[index].priority != priority else {
+            return false
+        }
+        waiting[index].priority = priority
+        waiting[index].sequence = nextSequence
+        nextSequence += 1
+        return true
     }
 
     mutating func withdraw(_ id: Int) {
@@ -247,6 +353,7 @@ private struct ScanModel {
     }
 
     mutating func admit() -> [Int] {
+        waiting.sort { $0.priority != $1.priority ? $0.priority > $1.priority : $0.sequence < $1.sequence }
         var result: [Int] = []
         var index = 0
         while index < waiting.count {
@@ -267,47 +374,8 @@ private struct ScanModel {
     }
 }
 
-@Suite("FIFOQueue and MinHeap")
+@Suite("MinHeap")
 struct AdmissionStorageTests {
-    @Test func fifoQueueKeepsOrderAcrossCompactions() {
-        // Given a queue that is filled and drained in waves (so its storage compacts)
-        var queue = FIFOQueue<Int>()
-        var expected: [Int] = []
-        var popped: [Int] = []
-        var next = 0
-
-        // When 100 waves push 7 and pop 5
-        for _ in 0..<100 {
-            for _ in 0..<7 {
-                queue.append(next)
-                expected.append(next)
-                next += 1
-            }
-            for _ in 0..<5 { popped.append(queue.popFirst() ?? -1) }
-        }
-        while let element = queue.popFirst() { popped.append(element) }
-
-        // Then everything comes out once, in order
-        #expect(popped == expected)
-        #expect(queue.isEmpty)
-        #expect(queue.first == nil)
-    }
-
-    @Test func fifoQueueRemovesMatchingElementsInOrder() {
-        // Given a partly consumed queue
-        var queue = FIFOQueue<Int>()
-        for element in 0..<40 { queue.append(element) }
-        for _ in 0..<20 { _ = queue.popFirst() }
-
-        // When the odd elements are removed
-        queue.removeAll { $0 % 2 == 1 }
-
-        // Then the even ones remain, in order
-        var rest: [Int] = []
-        while let element = queue.popFirst() { rest.append(element) }
-        #expect(rest == Array(stride(from: 20, to: 40, by: 2)))
-    }
-
     @Test func minHeapPopsInAscendingOrder() {
         // Given a heap filled in a scrambled order
         var heap = MinHeap<Int>()
@@ -322,5 +390,22 @@ struct AdmissionStorageTests {
         // Then the values come out sorted
         #expect(drained == values.sorted())
         #expect(heap.isEmpty)
+    }
+
+    @Test func minHeapRemovesMatchingElementsAndStaysOrdered() {
+        // Given a heap of 0..<200 inserted in reverse, partly drained
+        var heap = MinHeap<Int>()
+        for value in (0..<200).reversed() { heap.insert(value) }
+        for _ in 0..<20 { _ = heap.popMin() }
+
+        // When the odd values are removed, and more inserted
+        heap.removeAll { $0 % 2 == 1 }
+        heap.insert(1)
+        heap.insert(301)
+
+        // Then the rest drain in order
+        var drained: [Int] = []
+        while let value = heap.popMin() { drained.append(value) }
+        #expect(drained == [1] + Array(stride(from: 20, to: 200, by: 2)) + [301])
     }
 }

@@ -49,9 +49,12 @@ final class CurlEngine: Sendable {
                 maximumTotal: configuration.maximumConnections))
     }
 
-    /// Hands `transfer` to the loop; its callbacks run on the loop thread.
-    func submit(_ transfer: CurlTransfer) {
-        let action = state.withLock { $0.submit(transfer, id: transfer.id, host: transfer.hostKey) }
+    /// Hands `transfer` to the loop, admitted at `priority` under its own per-host `limit` too (0: none); its
+    /// callbacks run on the loop thread.
+    func submit(_ transfer: CurlTransfer, priority: Int = 0, limit: Int = 0) {
+        let action = state.withLock {
+            $0.submit(transfer, id: transfer.id, host: transfer.hostKey, priority: priority, limit: limit)
+        }
         perform(action)
         if action == .reject {
             transfer.complete(with: .invalidRequest(reason: "the loader was released", url: transfer.url))
@@ -61,6 +64,11 @@ final class CurlEngine: Sendable {
     /// Stops transfer `id` promptly: withdrawn if curl doesn't have it yet, else removed from the multi handle.
     func cancel(id: Int) {
         perform(state.withLock { $0.cancel(id) })
+    }
+
+    /// Moves transfer `id`, while it waits for a slot, behind those waiting at `priority`.
+    func setPriority(_ priority: Int, of id: Int) {
+        state.withLock { $0.setPriority(priority, of: id) }
     }
 
     /// The loader is gone: finish the running transfers, then stop the thread.

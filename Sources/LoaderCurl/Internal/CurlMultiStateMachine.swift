@@ -11,7 +11,8 @@
 /// Limits are enforced here, not with curl's `CURLMOPT_MAX_HOST_CONNECTIONS`/`MAX_TOTAL_CONNECTIONS`: curl's
 /// queue of transfers waiting for a connection can strand a transfer until its connect timeout (observed with
 /// 7.88.1; see curl/curl#18056). A transfer is *admitted* when it's within the limits; only admitted transfers
-/// reach curl, in submission order (per host, and across hosts as far as the limits allow); the bookkeeping is a
+/// reach curl, highest priority first and in submission order among equal priorities (per host, and across hosts as
+/// far as the limits allow); the bookkeeping is a
 /// ``CurlAdmissionQueue``, one queue per host, so admitting costs the same with 10 or 10,000 transfers waiting.
 /// Once a host showed it multiplexes (HTTP/2), its limit becomes ``streamsPerMultiplexingHost`` (curl's default
 /// of concurrent streams per connection): curl then runs its transfers over one shared connection, where a larger
@@ -92,11 +93,11 @@ struct CurlMultiStateMachine<Transfer, Response> {
     /// The number of transfers waiting for a slot.
     var waitingCount: Int { admission.waitingCount }
 
-    /// Queues `transfer` (to `host`, the key its limit counts against) for addition. `id` is unique among the
-    /// machine's transfers.
-    mutating func submit(_ transfer: Transfer, id: Int, host: String) -> Action {
+    /// Queues `transfer` (to `host`, the key its limit counts against) for addition, at `priority` (a higher value
+    /// is admitted first) and with its own per-host `limit` (0: none). `id` is unique among the machine's transfers.
+    mutating func submit(_ transfer: Transfer, id: Int, host: String, priority: Int = 0, limit: Int = 0) -> Action {
         guard phase != .stopped, !isOwnerReleased else { return .reject }
-        admission.enqueue(transfer, id: id, host: host)
+        admission.enqueue(transfer, id: id, host: host, priority: priority, limit: limit)
         let admitted = admit()
         if phase == .idle {
             phase = .running
@@ -122,6 +123,12 @@ struct CurlMultiStateMachine<Transfer, Response> {
         _ = admit()
         pendingRemovals.append(id)
         return requestWakeUp()
+    }
+
+    /// Moves transfer `id`, while it waits for a slot, behind the transfers waiting at `priority`. A new priority
+    /// frees no slot, so the loop has nothing new to do.
+    mutating func setPriority(_ priority: Int, of id: Int) {
+        admission.setPriority(priority, of: id)
     }
 
     /// The loader was released: no more submissions. The loop finishes the transfers it has, then stops.

@@ -29,6 +29,12 @@ struct MinHeap<Element: Comparable> {
         }
     }
 
+    /// Removes the elements that match, in O(n log n).
+    mutating func removeAll(where shouldBeRemoved: (Element) -> Bool) {
+        elements.removeAll(where: shouldBeRemoved)
+        elements.sort()  // A sorted array is a heap.
+    }
+
     /// Removes and returns the smallest element, or returns `nil` when the heap is empty.
     mutating func popMin() -> Element? {
         guard !elements.isEmpty else { return nil }

@@ -46,6 +46,9 @@ final class DataLoad: Sendable {
     let isResumableDataEnabled: Bool
     /// Headers added to the URL request unless it sets them itself: a conditional request's validators.
     let extraHeaders: [String: String]
+    /// The per-host limit passed to a loader that admits loads itself (``PrioritizedDataLoading``); `nil` when the
+    /// load went through the pipeline's data loading queue (or skipped it), which calls the plain `loadData`.
+    let perHostLimit: Int?
     /// The received bytes' hold on the decoding backlog, from the first byte (counted on the loader's thread,
     /// before the chunk waits in the mailbox); handed on with the complete data, released on failure or cancel.
     let ticket: ByteBudget.Ticket
@@ -56,15 +59,18 @@ final class DataLoad: Sendable {
 
     init(
         source: DataSource, request: ImageRequest, core: PipelineCore, isResumableDataEnabled: Bool,
-        extraHeaders: [String: String] = [:], receiver: any DataLoadReceiver
+        extraHeaders: [String: String] = [:], priority: ImageRequest.Priority = .normal, perHostLimit: Int? = nil,
+        receiver: any DataLoadReceiver
     ) {
         self.source = source
         self.request = request
         self.core = core
         self.isResumableDataEnabled = isResumableDataEnabled
         self.extraHeaders = extraHeaders
+        self.perHostLimit = perHostLimit
         self.receiver = receiver
         self.ticket = core.decodingBacklog.take(0)
+        if priority != .normal { state.withLock { $0.priority = priority } }
     }
 
     // MARK: Cancellation
@@ -82,6 +88,13 @@ final class DataLoad: Sendable {
     /// Adds a cancellable of the running load; cancels it at once if the load was already cancelled.
     private func add(_ cancellable: any Cancellable) {
         if state.withLock({ $0.add(cancellable) }) == .cancelNow { cancellable.cancel() }
+    }
+
+    /// Passes the load's new priority to a loader that admits loads itself (``PrioritizedCancellable``); before
+    /// the loader is called, it is the priority the loader gets.
+    func setPriority(_ priority: ImageRequest.Priority) {
+        let running = state.withLock { $0.setPriority(priority) }
+        for case let handle as any PrioritizedCancellable in running { handle.setPriority(priority) }
     }
 
     // MARK: Starting
@@ -173,21 +186,30 @@ final class DataLoad: Sendable {
         }
     }
 
-    /// Calls the loader.
+    /// Calls the loader: with the load's priority and per-host limit when it was handed over to a loader that
+    /// admits loads itself.
     private func begin(_ urlRequest: URLRequest, isLocal: Bool, operation: TaskQueue.Operation?) {
         let loader = isLocal ? LocalDataLoader() : core.dataLoader(for: request)
         let mailbox = core.mailbox
         let requestTime = Date().timeIntervalSince1970
-        let cancellable = loader.loadData(
-            with: urlRequest,
-            didReceiveData: { [receiver, ticket] data, response in
-                ticket.add(data.count)
-                mailbox.post { [receiver] in
-                    receiver.dataLoad(didReceive: data, response: response, requestTime: requestTime)
-                }
-            },
-            completion: { [self] error in finish(error, operation: operation) })
-        add(cancellable)
+        let didReceiveData: @Sendable (Data, URLResponse) -> Void = { [receiver, ticket] data, response in
+            ticket.add(data.count)
+            mailbox.post { [receiver] in
+                receiver.dataLoad(didReceive: data, response: response, requestTime: requestTime)
+            }
+        }
+        let completion: @Sendable ((any Error)?) -> Void = { [self] error in finish(error, operation: operation) }
+        guard let perHostLimit, let admitting = loader as? any PrioritizedDataLoading else {
+            return add(loader.loadData(with: urlRequest, didReceiveData: didReceiveData, completion: completion))
+        }
+        let priority = state.withLock { $0.priority }
+        let handle = admitting.loadData(
+            with: urlRequest, priority: priority, maximumConcurrentLoadsPerHost: perHostLimit,
+            didReceiveData: didReceiveData, completion: completion)
+        add(handle)
+        // A change that came while the loader was being called reached no handle: passed on now.
+        let latest = state.withLock { $0.priority }
+        if latest != priority { handle.setPriority(latest) }
     }
 
     private func finish(_ error: (any Error)?, operation: TaskQueue.Operation?) {
@@ -207,6 +229,8 @@ struct DataLoadState<Work> {
     private(set) var isCancelled = false
     private(set) var isFinished = false
     private(set) var cancellables = SmallList<Work>()
+    /// The load's latest priority (for a loader that admits loads itself).
+    var priority = ImageRequest.Priority.normal
 
     /// What to do with work added by ``add(_:)``.
     enum AddAction: Equatable {
@@ -229,6 +253,12 @@ struct DataLoadState<Work> {
     mutating func finish() {
         isFinished = true
         cancellables.removeAll()
+    }
+
+    /// Records a new priority; returns the running work to pass it to (none once the load ended or was cancelled).
+    mutating func setPriority(_ priority: ImageRequest.Priority) -> SmallList<Work> {
+        self.priority = priority
+        return cancellables
     }
 
     /// Marks the load cancelled; returns the work to cancel (none on later calls).

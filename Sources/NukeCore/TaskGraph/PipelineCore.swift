@@ -22,6 +22,13 @@ final class PipelineCore: @unchecked Sendable {
     private let originalImageTasks: TaskPool<ImageKey, TaskFetchOriginalImage>
     private let originalDataTasks: TaskPool<DataKey, TaskFetchOriginalData>
     let rateLimiter: RateLimiter?
+    /// The loads handed over to a loader that admits them itself (``PrioritizedDataLoading``) and not finished: at
+    /// most ``handOverLimit``, so a burst can't leave more bodies waiting for decode than the decoding backlog's
+    /// limit and these; the rest wait here, in priority order.
+    let handOverQueue = TaskQueue(maxConcurrentOperationCount: PipelineCore.handOverLimit)
+    static let handOverLimit = 64
+    /// Whether the configuration's loader admits loads itself (read once: the cast isn't free).
+    private let isConfiguredLoaderAdmitting: Bool
 
     /// A public task's hold on the graph.
     private struct ActiveTask {
@@ -42,6 +49,7 @@ final class PipelineCore: @unchecked Sendable {
         self.hasCustomDelegate = !(self.delegate is DefaultPipelineDelegate)
         self.resumableData = ResumableDataStorage(costLimit: configuration.resumableDataCostLimit)
         self.decodingBacklog = ByteBudget(limit: configuration.decodingBacklogLimit)
+        self.isConfiguredLoaderAdmitting = configuration.dataLoader is any PrioritizedDataLoading
         let coalescing = configuration.isTaskCoalescingEnabled
         let statistics = self.statistics
         let onJoin: @Sendable () -> Void = { statistics.withLock { $0.coalescedJoins += 1 } }
@@ -198,6 +206,12 @@ extension PipelineCore {
     func dataLoader(for request: ImageRequest) -> any DataLoading {
         guard hasCustomDelegate, let pipeline else { return configuration.dataLoader }
         return delegate.dataLoader(for: request, pipeline: pipeline)
+    }
+
+    /// Whether the loader of `request` admits loads per host itself (``PrioritizedDataLoading``).
+    func admitsLoads(for request: ImageRequest) -> Bool {
+        guard hasCustomDelegate, let pipeline else { return isConfiguredLoaderAdmitting }
+        return delegate.dataLoader(for: request, pipeline: pipeline) is any PrioritizedDataLoading
     }
 
     func imageCache(for request: ImageRequest) -> (any ImageCaching)? {

@@ -124,7 +124,12 @@ class PipelineTask<Value: Sendable>: AnyPipelineTask, @unchecked Sendable {
         operation?.priority = newPriority
         previewOperation?.priority = newPriority
         dependency?.setPriority(newPriority)
+        didChangePriority()
     }
+
+    /// Called when the task's ``priority`` changed (after its operations and dependency follow it), to pass it to
+    /// work that isn't a queue operation (a load its loader admits).
+    func didChangePriority() {}
 
     /// Called once when the task is cancelled (its last subscriber left before it finished), before its
     /// operation is cancelled, to stop work that isn't a queue operation.

@@ -157,16 +157,28 @@ final class TaskFetchOriginalData: PipelineTask<DataResponse>, DataLoadReceiver,
     }
 
     private func enqueueLoad(_ source: DataSource) {
+        let queue = core.configuration.dataLoadingQueue
+        let isQueued = !request.options.contains(.skipDataLoadingQueue)
+        // A loader that admits loads per host itself (``PrioritizedDataLoading``) gets them past the queue, within
+        // the hand-over window, with the queue's limit as the per-host limit.
+        let isHandedOver = isQueued && source.isRemote && !queue.isSuspended && core.admitsLoads(for: request)
         let load = DataLoad(
             source: source, request: request, core: core,
             isResumableDataEnabled: core.configuration.isResumableDataEnabled && source.isRemote,
-            extraHeaders: staleEntry?.metadata.conditionalHeaders ?? [:], receiver: self)
+            extraHeaders: staleEntry?.metadata.conditionalHeaders ?? [:], priority: priority,
+            perHostLimit: isHandedOver ? queue.maxConcurrentOperationCount : nil, receiver: self)
         self.load = load
-        if request.options.contains(.skipDataLoadingQueue) {
+        if !isQueued {
             load.start(operation: nil)
         } else {
-            operation = core.configuration.dataLoadingQueue.add(priority: priority) { load.start(operation: $0) }
+            operation = (isHandedOver ? core.handOverQueue : queue).add(priority: priority) {
+                load.start(operation: $0)
+            }
         }
+    }
+
+    override func didChangePriority() {
+        load?.setPriority(priority)
     }
 
     override func didCancel() {

@@ -33,7 +33,8 @@ import Testing
 
         // When ten requests start, at two priorities
         let tasks =
-            start((0..<5).map { "n\($0)" }, in: pipeline) + start((0..<5).map { "h\($0)" }, priority: .high, in: pipeline)
+            start((0..<5).map { "n\($0)" }, in: pipeline)
+            + start((0..<5).map { "h\($0)" }, priority: .high, in: pipeline)
         await pipeline.flush()
 
         // Then all ten reach the loader at once, each with its priority and the queue's limit, and none waits in

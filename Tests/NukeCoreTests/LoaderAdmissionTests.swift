@@ -20,9 +20,9 @@ import Testing
         }
     }
 
-    private func start(_ names: [String], priority: ImageRequest.Priority = .normal, in pipeline: ImagePipeline)
-        -> [ImageTask]
-    {
+    private func start(
+        _ names: [String], priority: ImageRequest.Priority = .normal, in pipeline: ImagePipeline
+    ) -> [ImageTask] {
         names.map { pipeline.imageTask(with: ImageRequest(url: Fixtures.url($0), priority: priority)) }
     }
 

@@ -70,12 +70,20 @@ import Testing
                 throw NukeProcessError(description: "the DNS server did not start")
             }
             let resolv = directory.url.appendingPathComponent("resolv.conf").path
-            serve = try await ServeProcess(
-                ["--allow-source-addresses", "127.0.0.2"],
-                launcher: [
-                    "/usr/bin/unshare", "--mount", "--", "/bin/sh", "-c",
-                    "mount --bind \"$0\" /etc/resolv.conf && exec \"$@\"", resolv,
-                ])
+            do {
+                serve = try await ServeProcess(
+                    ["--allow-source-addresses", "127.0.0.2"],
+                    launcher: [
+                        "/usr/bin/unshare", "--mount", "--", "/bin/sh", "-c",
+                        "mount --bind \"$0\" /etc/resolv.conf && exec \"$@\"", resolv,
+                    ])
+            } catch {
+                // Not initialised, so `deinit` won't run: the DNS server would keep its port from the next test.
+                kill(dns.processIdentifier, SIGKILL)
+                dns.waitUntilExit()
+                directory.remove()
+                throw error
+            }
         }
 
         /// The answers the DNS server sent, as `name addresses` lines (after stopping it).

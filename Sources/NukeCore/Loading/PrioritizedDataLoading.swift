@@ -14,7 +14,7 @@ public import Foundation
 /// per host, and it passes later priority changes and cancellations down. So a load starts the moment the loader
 /// has a free connection for its host, without a round trip through the pipeline, while the order of starts stays
 /// Nuke's: per host, the highest priority first, and in the order of submission among equal priorities. A pipeline
-/// keeps at most 64 loads handed over and not finished, so the bodies a burst leaves waiting for decode stay
+/// keeps at most 32 loads handed over and not finished, so the bodies a burst leaves waiting for decode stay
 /// bounded; the rest wait in the pipeline, in priority order. While the data loading queue is suspended, new loads
 /// wait in it as for any loader.
 ///

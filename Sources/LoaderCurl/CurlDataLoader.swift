@@ -119,10 +119,10 @@ public final class CurlDataLoader: PrioritizedDataLoading {
     }
 }
 
-/// The ``PrioritizedCancellable`` of one ``CurlDataLoader`` transfer. It holds the transfer's phase and id, not the transfer:
-/// a finished transfer (and its curl handle and buffers) is freed when the loop drops it, even while callers keep
-/// the token — and the transfer needs no weak-reference side table, which would make every retain of it on the
-/// loop thread take the slow path.
+/// The ``PrioritizedCancellable`` of one ``CurlDataLoader`` transfer. It holds the transfer's phase and id, not the
+/// transfer: a finished transfer (and its curl handle and buffers) is freed when the loop drops it, even while
+/// callers keep the token — and the transfer needs no weak-reference side table, which would make every retain of it
+/// on the loop thread take the slow path.
 private final class CurlTransferToken: PrioritizedCancellable {
     let phase: LockedValueBox<CurlTransfer.Phase>
     let id: Int

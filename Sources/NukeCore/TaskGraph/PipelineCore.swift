@@ -25,9 +25,9 @@ final class PipelineCore: @unchecked Sendable {
     /// The loads handed over to a loader that admits them itself (``PrioritizedDataLoading``) and not finished: at
     /// most ``handOverLimit``; the rest wait here, in priority order. The decoding backlog holds back hand-overs, not
     /// the loader's admissions, so this is also the most bodies a burst can bring beyond the backlog's limit — each
-    /// of which may become a decoded image waiting for its caller. 32 keeps the loader's queue fed between the graph's
-    /// hand-overs (16 measured no faster than the data loading queue; 64 a little faster, at 11 MB more peak memory) and a burst of 5,000 image
-    /// requests within its memory goal (BENCHMARKS.md).
+    /// of which may become a decoded image waiting for its caller. 32 keeps the loader's queue fed between the
+    /// graph's hand-overs (16 measured no faster than the data loading queue; 64 a little faster, at 7–11 MB more
+    /// peak memory) and a burst of 5,000 image requests within its memory goal (BENCHMARKS.md).
     let handOverQueue = TaskQueue(maxConcurrentOperationCount: PipelineCore.handOverLimit)
     static let handOverLimit = 32
     /// Whether the configuration's loader admits loads itself (read once: the cast isn't free).

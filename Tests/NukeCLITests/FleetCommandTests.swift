@@ -47,6 +47,14 @@ struct FleetCommandTests {
         let png = try Images.png(width: 5, height: 5)
         let names = (0..<100).map { "\($0).png" }
         let nginx = try await NginxServer.start(files: Dictionary(uniqueKeysWithValues: names.map { ($0, png) }))
+        // Modified "in an hour": no heuristic freshness at all. With a Last-Modified in the past, an image is fresh
+        // for 10 % of its age when fetched, and on a slow machine the first process starts late enough for the
+        // third to find some images still fresh.
+        let future = Date().addingTimeInterval(3600)
+        for name in names {
+            let path = nginx.directory.appendingPathComponent("html").appendingPathComponent(name).path
+            try FileManager.default.setAttributes([.modificationDate: future], ofItemAtPath: path)
+        }
         let redis = try RedisServer()
         let urls = names.map { nginx.url($0).absoluteString }
 

@@ -37,7 +37,7 @@ public import NukeCore
 ///   ``Configuration/HTTPVersion/http2PriorKnowledge``). At most ``Configuration/maximumConnectionsPerHost``
 ///   transfers run per host (100 once a host multiplexes) and ``Configuration/maximumConnections`` in all; the
 ///   rest wait in the loader.
-/// - **Admission** (``PrioritizedDataLoading``). A pipeline hands its loads to the loader as they come, with their
+/// - **Admission** (`PrioritizedDataLoading`). A pipeline hands its loads to the loader as they come, with their
 ///   priority and its data loading queue's limit as a per-host limit (the smaller of that and the loader's own
 ///   applies). Waiting transfers are admitted highest priority first, in submission order among equal priorities,
 ///   so a freed connection takes the next transfer inside the loader's loop, without a round trip through the
@@ -119,7 +119,7 @@ public final class CurlDataLoader: PrioritizedDataLoading {
     }
 }
 
-/// The ``PrioritizedCancellable`` of one ``CurlDataLoader`` transfer. It holds the transfer's phase and id, not the
+/// The `PrioritizedCancellable` of one ``CurlDataLoader`` transfer. It holds the transfer's phase and id, not the
 /// transfer: a finished transfer (and its curl handle and buffers) is freed when the loop drops it, even while
 /// callers keep the token — and the transfer needs no weak-reference side table, which would make every retain of it
 /// on the loop thread take the slow path.

@@ -30,19 +30,11 @@ struct CacheTestsSuiteTests {
         let origin = try CacheTestsOrigin()
         let tests = CacheTestsReport.browserTests(of: definition).filter { $0.notApplicableReason == nil }
 
-        // When every applicable test runs, a bounded number at once
+        // When every applicable test runs, a bounded number at once, on the client's own thread
         let client = CacheTestsClient(origin: origin)
-        var outcomes = await withTaskGroup(of: (String, CacheTestsOutcome).self) { group in
-            var pending = tests[...]
-            var outcomes: [String: CacheTestsOutcome] = [:]
-            while let test = pending.popFirst() {
-                group.addTask { (test.id, await client.run(test)) }
-                if pending.count + Self.width <= tests.count, let (id, outcome) = await group.next() {
-                    outcomes[id] = outcome
-                }
-            }
-            for await (id, outcome) in group { outcomes[id] = outcome }
-            return outcomes
+        let executor = CacheTestsClientExecutor.shared
+        var outcomes = await withTaskExecutorPreference(executor) {
+            await Self.runAll(tests, client: client)
         }
         // A setup failure means the test couldn't be judged (the suite's own distinction): on a loaded machine (a
         // sanitizer build with the other suites beside it) a request can outlast the 1–2 s lifetimes some tests
@@ -53,7 +45,7 @@ struct CacheTestsSuiteTests {
             for _ in 0..<2 {
                 guard case .setupFailure = outcomes[test.id] else { break }
                 retried.append(test.id)
-                outcomes[test.id] = await client.run(test)
+                outcomes[test.id] = await withTaskExecutorPreference(executor) { await client.run(test) }
             }
         }
 
@@ -67,5 +59,22 @@ struct CacheTestsSuiteTests {
         #expect(report.failures(of: .required) == [])
         let totals = report.totals()
         #expect((totals[.required]?.total ?? 0) > 0)
+    }
+
+    /// Runs `tests`, ``width`` at a time, and returns their outcomes by ID.
+    private static func runAll(_ tests: [CacheTestsTest], client: CacheTestsClient) async -> [String: CacheTestsOutcome]
+    {
+        await withTaskGroup(of: (String, CacheTestsOutcome).self) { group in
+            var pending = tests[...]
+            var outcomes: [String: CacheTestsOutcome] = [:]
+            while let test = pending.popFirst() {
+                group.addTask { (test.id, await client.run(test)) }
+                if pending.count + Self.width <= tests.count, let (id, outcome) = await group.next() {
+                    outcomes[id] = outcome
+                }
+            }
+            for await (id, outcome) in group { outcomes[id] = outcome }
+            return outcomes
+        }
     }
 }

@@ -42,15 +42,17 @@ final class ServeProcess: @unchecked Sendable {
             self?.lock.withLock { self?.stderr.append(data) }
         }
         try process.run()
+        // The output is looked at once more after the deadline: a poll that wakes late (the suite's other tests can
+        // hold the cooperative pool's threads for seconds) still sees a server that started meanwhile.
         let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
+        while true {
             if let line = output.stdout.split(separator: "\n").first(where: { $0.hasPrefix("listening on http://") }),
                 let port = line.split(separator: ":").last.flatMap({ Int($0) })
             {
                 self.port = port
                 return
             }
-            guard process.isRunning else { break }
+            guard process.isRunning, Date() < deadline else { break }
             try await Task.sleep(for: .milliseconds(20))
         }
         process.terminate()

@@ -73,6 +73,68 @@ import Testing
         #expect((0..<200).allSatisfy { decoded.value["now-\($0)"] == Data("bytes-\($0)".utf8) })
     }
 
+    @Test func anAwaitedClosureThatReturnsAtOnceRunsAndDecodesOnTheCallersThread() async throws {
+        // Given a closure and a decoder that record their threads
+        let threads = LockedBox<[String: pthread_t]>([:])
+        let pipeline = ImagePipeline {
+            $0.imageCache = nil
+            $0.dataCache = nil
+            $0.makeImageDecoder = { _ in
+                threads.mutate { $0["decoder"] = pthread_self() }
+                return MockImageDecoder()
+            }
+        }
+        let request = ImageRequest(
+            id: "awaited",
+            data: {
+                threads.mutate { $0["closure"] = pthread_self() }
+                return Data([1, 2, 3])
+            })
+
+        // When the caller awaits the image
+        _ = try await pipeline.image(for: request)
+
+        // Then the closure and the decode ran on the caller's thread, and the request finished before the caller
+        // awaited it: the caller goes on where it was, with no thread woken for either
+        let caller = pthread_self()
+        #expect(threads.value["closure"] == caller)
+        #expect(threads.value["decoder"] == caller)
+    }
+
+    @TaskLocal private static var callerValue = "none"
+
+    @Test func anAwaitedClosureDoesNotSeeTheCallersTaskLocalValues() async throws {
+        // Given a closure that reads a task-local value
+        let (pipeline, _) = makePipeline()
+        let seen = LockedBox<String?>(nil)
+        let request = ImageRequest(
+            id: "task-local",
+            data: {
+                seen.mutate { $0 = Self.callerValue }
+                return Data([1])
+            })
+
+        // When a caller that set the value awaits the image
+        _ = try await Self.$callerValue.withValue("caller's") { try await pipeline.image(for: request) }
+
+        // Then the closure ran in a task of its own, without the caller's value
+        #expect(seen.value == "none")
+    }
+
+    @Test func aClosureThatAwaitsAnotherRequestOfThePipelineGetsItsResult() async throws {
+        // Given a closure whose bytes are those of another closure request of the same pipeline
+        let (pipeline, _) = makePipeline()
+        let inner = ImageRequest(id: "inner", data: { Data([7, 8, 9]) })
+        let outer = ImageRequest(id: "outer", data: { try await pipeline.data(for: inner).0 })
+
+        // When the caller awaits the outer image, then its bytes
+        _ = try await pipeline.image(for: outer)
+        let (data, _) = try await pipeline.data(for: outer)
+
+        // Then both complete, with the inner request's bytes
+        #expect(data == Data([7, 8, 9]))
+    }
+
     @Test func aClosureThatSuspendsCompletesWhenItResumes() async throws {
         // Given a closure that waits for the test before it returns its bytes
         let decoded = LockedBox<[String: Data]>([:])

@@ -168,6 +168,59 @@ import Testing
         #expect(ran.snapshot)
     }
 
+    @Test func anAwaitingCallerRunsTheFirstDefaultPriorityJobOfItsStartItself() {
+        // Given a start (a batch of graph jobs) that leaves two default-priority jobs and a user-initiated one
+        let log = LockedValueBox<[String]>([])
+        let threads = LockedValueBox<[String: pthread_t]>([:])
+        let done = DispatchSemaphore(value: 0)
+        let record: @Sendable (String) -> Void = { name in
+            threads.withLock { $0[name] = pthread_self() }
+            log.withLock { $0.append(name) }
+            done.signal()
+        }
+
+        // When an awaiting caller runs it
+        OffGraphWorker.keepingFirstDispatch {
+            OffGraphWorker.deferringDispatch {
+                OffGraphWorker.run(qos: .default) { record("first") }
+                OffGraphWorker.run(qos: .userInitiated) { record("decode") }
+                OffGraphWorker.run(qos: .default) { record("second") }
+            }
+            log.withLock { $0.append("start returned") }
+        }
+
+        // Then the first default-priority job ran on the caller's thread, after its start and before the caller went
+        // on; the others ran on threads of their own
+        let caller = pthread_self()
+        let order = log.snapshot
+        #expect(order.firstIndex(of: "start returned").map { $0 < order.firstIndex(of: "first") ?? -1 } == true)
+        #expect(threads.snapshot["first"] == caller)
+        #expect(wait(done, count: 3))
+        #expect(threads.snapshot["decode"] != caller)
+        #expect(threads.snapshot["second"] != caller)
+    }
+
+    @Test func inAWorkerJobAStartKeepsNothing() {
+        // Given a worker job (a data closure) that starts a request of its own
+        let ran = LockedValueBox<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        OffGraphWorker.run(qos: .userInitiated) {
+            OffGraphWorker.keepingFirstDispatch {
+                OffGraphWorker.deferringDispatch {
+                    OffGraphWorker.run(qos: .default) {
+                        ran.withLock { $0.append("inner") }
+                        done.signal()
+                    }
+                }
+            }
+            // Then the start's job isn't run here, nested in the worker job
+            ran.withLock { $0.append("worker end") }
+            done.signal()
+        }
+        #expect(wait(done, count: 2))
+        #expect(ran.snapshot.first == "worker end")
+    }
+
     @Test func outsideABatchWorkIsDispatchedAtOnce() {
         let done = DispatchSemaphore(value: 0)
         OffGraphWorker.run(qos: .default) { done.signal() }

@@ -245,7 +245,11 @@ public final class ImagePipeline: Sendable {
             task.didCreate(core: core)
             core.start(task, pipeline: self)
         }
-        if onThisThread { core.mailbox.post(start) } else { core.mailbox.postLater(start) }
+        if onThisThread {
+            OffGraphWorker.keepingFirstDispatch { core.mailbox.post(start) }
+        } else {
+            core.mailbox.postLater(start)
+        }
     }
 
     func cancel(_ task: DataTask) {

@@ -167,9 +167,13 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     ///
     /// - Parameters:
     ///   - id: Identifies the data: requests with the same `id` share the load, and caches use it as the key.
-    ///   - data: Called at most once per load, off the caller's thread: in a Swift task of its own, started on a
-    ///     pipeline worker thread (at the worker's priority, without the caller's task-local values), which runs it
-    ///     there until it first suspends. Cancelling the load cancels that task.
+    ///   - data: Called at most once per load, in a Swift task of its own (detached: at the pipeline's priority,
+    ///     without the caller's task-local values), started on a pipeline worker thread, which runs it there until
+    ///     it first suspends — for a caller that awaits the result (`image(for:)`, `data(for:)`) and finds the
+    ///     pipeline idle, that worker is the caller's own thread, after the request started and before the caller
+    ///     waits: a closure that returns without suspending then costs no thread hop. Never inside a call that
+    ///     starts a task without waiting (`imageTask(with:)`, `loadImage(with:)`). Cancelling the load cancels that
+    ///     task.
     ///   - processors: Applied in order to the decoded image.
     ///   - priority: The request's priority; see ``priority``.
     ///   - options: How the request uses the caches; see ``Options-swift.struct``.

@@ -118,14 +118,15 @@ final class DataLoad: Sendable {
         core.statistics.withLock { $0.dataLoadsStarted += 1 }
         switch source {
         case let .closure(closure):
-            // A worker job that starts the closure's Swift task on its own thread (`Task.immediate`): a closure that
-            // returns without suspending costs no enqueue of the task and no second job, and the decode that follows
-            // stays on the same thread. Started from a graph job, the worker job waits for the end of the graph's
-            // batch (closures never run inside a graph job); started by a finishing load, it runs after that load on
-            // the same thread (see ``OffGraphWorker``).
+            // A worker job that starts the closure's Swift task on its own thread (`Task.immediateDetached`): a
+            // closure that returns without suspending costs no enqueue of the task and no second job, and the decode
+            // that follows stays on the same thread. Started from a graph job, the worker job waits for the end of the
+            // graph's batch (closures never run inside a graph job) and may then run on the awaiting caller's thread
+            // (``OffGraphWorker/keepingFirstDispatch(_:)``) — detached, so never with the caller's task-local values;
+            // started by a finishing load, it runs after that load on the same thread (see ``OffGraphWorker``).
             OffGraphWorker.run(qos: .default) { [self] in
                 guard !isCancelled else { return operation?.finish() ?? () }
-                let task = Task.immediate(executorPreference: OffGraphExecutor.shared) { [self] in
+                let task = Task.immediateDetached(executorPreference: OffGraphExecutor.shared) { [self] in
                     await runClosure(closure, operation: operation)
                 }
                 add(TaskCancellable(task: task))

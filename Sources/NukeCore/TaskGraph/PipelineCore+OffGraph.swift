@@ -94,6 +94,10 @@ enum OffGraphWorker {
         var isDeferring = false
         /// Work for threads of its own, dispatched when the batch of graph jobs ends.
         var deferred: [(qos: DispatchQoS.QoSClass, job: @Sendable () -> Void)] = []
+        /// `true` while an awaiting caller starts its request (see ``keepingFirstDispatch(_:)``).
+        var isKeepingFirst = false
+        /// The job the awaiting caller runs itself once its start returns.
+        var kept: (@Sendable () -> Void)?
     }
 
     /// The current thread's backlog, released when the thread exits.
@@ -155,9 +159,34 @@ enum OffGraphWorker {
         backlog.isDeferring = false
         guard !backlog.deferred.isEmpty else { return }
         for (qos, job) in backlog.deferred {
-            DispatchQueue.global(qos: qos).async { runWorker(job) }
+            if backlog.isKeepingFirst, backlog.kept == nil, qos == .default {
+                backlog.kept = job
+            } else {
+                DispatchQueue.global(qos: qos).async { runWorker(job) }
+            }
         }
         backlog.deferred.removeAll(keepingCapacity: true)
+    }
+
+    /// Runs `start` (a caller that will wait for the result posting its request's start to the graph) and then, on
+    /// this thread, the first default-priority worker job the start left for a thread of its own — the request's
+    /// data closure — with the work it keeps (the decode that follows): the caller's thread would wait for them
+    /// anyway, and a closure that returns without suspending then finishes the request before the caller awaits it,
+    /// with no thread woken for the work and none for the caller's resumption. Those jobs run on default-priority
+    /// threads of the global queue otherwise, which on Linux are the Swift tasks' threads too, so no other kind of
+    /// thread takes the work; slower work (disk reads, decodes started by the graph) keeps its own threads.
+    ///
+    /// Nested in a worker job or a batch of graph jobs (a data closure that awaits another request), `start` just
+    /// runs.
+    static func keepingFirstDispatch(_ start: () -> Void) {
+        let backlog = threadBacklog
+        guard !backlog.isRunning, !backlog.isDeferring, !backlog.isKeepingFirst else { return start() }
+        backlog.isKeepingFirst = true
+        start()
+        backlog.isKeepingFirst = false
+        guard let job = backlog.kept else { return }
+        backlog.kept = nil
+        runWorker(job)
     }
 
     /// Runs `job`, then (one after the other, not nested) the work this thread kept meanwhile.

@@ -89,10 +89,14 @@ struct FleetScriptTests {
         // When both are restarted, one after the other, under load
         let (load, restart) = try await fleet.load(url) { try await fleet.run(["restart"]) }
 
-        // Then no request fails, and new processes listen on the same ports
+        // Then no request fails, and new processes listen on the same ports (a failure shows the balancer's
+        // answers other than 200, with the instance each came from, and the end of its error log)
+        let answers = try fleet.log("balancer/access.log").filter { !$0.contains(" 200 ") }.prefix(20)
+        let errors = try fleet.log("balancer/error.log").suffix(20)
         #expect(restart.status == 0, "\(restart.stderr)")
         #expect(load.exitStatuses.allSatisfy { $0 == 0 }, "\(load)")
-        #expect(load.complete == load.requested && load.failed == 0, "\(load)")
+        #expect(
+            load.complete == load.requested && load.failed == 0, "\(load); not 200: \(answers); errors: \(errors)")
         let after = try await fleet.processes().filter { $0.role == "serve" }
         #expect(after.map(\.port).sorted() == before.map(\.port).sorted())
         #expect(Set(after.map(\.pid)).isDisjoint(with: before.map(\.pid)))

@@ -167,8 +167,8 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     ///
     /// - Parameters:
     ///   - id: Identifies the data: requests with the same `id` share the load, and caches use it as the key.
-    ///   - data: Called at most once per load, in a Swift task of its own (detached: at the pipeline's priority,
-    ///     without the caller's task-local values), started on a pipeline worker thread, which runs it there until
+    ///   - data: Called at most once per load, in a Swift task of its own (detached: it inherits neither the
+    ///     caller's priority nor its task-local values), started on a pipeline worker thread, which runs it there until
     ///     it first suspends — for a caller that awaits the result (`image(for:)`, `data(for:)`) and finds the
     ///     pipeline idle, that worker is the caller's own thread, after the request started and before the caller
     ///     waits: a closure that returns without suspending then costs no thread hop. Never inside a call that
